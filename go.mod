@@ -1,0 +1,9 @@
+module github.com/groupcheck/groupcheck
+
+go 1.26
+
+require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)

@@ -1,0 +1,106 @@
+package impl
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// Fault is one deliberate, named defect that can be switched on in the reference, usually a
+// documented real bug (../shared/BUGS.md). Mutants prove that the checker's properties bite:
+// each one must be caught by a general property, never one written for it.
+type Fault uint8
+
+// The faults the reference roles know. Each names its source; the role that honours it says
+// how in its own doc comment.
+const (
+	// FaultJoinTimerZero: the join phase times out at once (KAFKA-8653, B1).
+	FaultJoinTimerZero Fault = iota
+	// FaultNoSyncTimer: no sync-phase timer; a member that never syncs stalls the group in
+	// CompletingRebalance (KAFKA-12890, B3).
+	FaultNoSyncTimer
+	// FaultSkipJoinPrepareAfterReset: after a reset mid-rebalance the consumer does not re-run
+	// onJoinPrepare, so it keeps claiming its partitions (KAFKA-12983, B7).
+	FaultSkipJoinPrepareAfterReset
+	// FaultStaleClaimAfterSyncRebalance: the consumer's claim after REBALANCE_IN_PROGRESS on
+	// SyncGroup is labelled with the new generation but holds the old partitions, and the
+	// leader trusts the label (KAFKA-13419, B8a).
+	FaultStaleClaimAfterSyncRebalance
+	// FaultResetGenerationOnSyncRebalance: the consumer resets its generation on
+	// REBALANCE_IN_PROGRESS from SyncGroup (KAFKA-13891 → KAFKA-14016, B8b).
+	FaultResetGenerationOnSyncRebalance
+	// FaultValidateBuiltinCooperative: the leader validates the built-in cooperative-sticky
+	// assignment and fails the round on stale conflicting claims (KAFKA-13406, B9).
+	FaultValidateBuiltinCooperative
+	// FaultDropLowerGenerationClaims: the cooperative-sticky leader ignores every claim of a
+	// member whose generation is below the maximum (pre-KAFKA-14639 arbitration, B10).
+	FaultDropLowerGenerationClaims
+	// FaultStickyMergeWithoutGeneration: the eager sticky assignor merges members' cached
+	// previous assignments without generation precedence (KAFKA-7026, B11).
+	FaultStickyMergeWithoutGeneration
+	// FaultEagerKeepsOwnedList: an eager member revokes everything but still advertises its
+	// last assignment as owned in the next subscription (franz-go #686, B23).
+	FaultEagerKeepsOwnedList
+	numFaults
+)
+
+var faultNames = [numFaults]string{
+	"join-timer-zero",
+	"no-sync-timer",
+	"skip-join-prepare-after-reset",
+	"stale-claim-after-sync-rebalance",
+	"reset-generation-on-sync-rebalance",
+	"validate-builtin-cooperative",
+	"drop-lower-generation-claims",
+	"sticky-merge-without-generation",
+	"eager-keeps-owned-list",
+}
+
+// String is the fault's kebab-case name, as used on the command line and in config files.
+func (f Fault) String() string {
+	if f < numFaults {
+		return faultNames[f]
+	}
+	return "invalid-fault"
+}
+
+// ParseFault maps a fault name back to the fault.
+func ParseFault(name string) (Fault, bool) {
+	for i, n := range faultNames {
+		if n == name {
+			return Fault(i), true
+		}
+	}
+	return 0, false
+}
+
+// AllFaults lists every fault in declaration order.
+func AllFaults() []Fault {
+	out := make([]Fault, numFaults)
+	for i := range out {
+		out[i] = Fault(i)
+	}
+	return out
+}
+
+// Faults is a set of faults; the zero value is the correct reference.
+type Faults uint32
+
+// With returns the set with f switched on.
+func (s Faults) With(f Fault) Faults { return s | 1<<f }
+
+// Has reports whether f is switched on.
+func (s Faults) Has(f Fault) bool { return s&(1<<f) != 0 }
+
+// String lists the faults switched on, comma-separated, or "none".
+func (s Faults) String() string {
+	if s == 0 {
+		return "none"
+	}
+	names := make([]string, 0, bits.OnesCount32(uint32(s)))
+	for _, f := range AllFaults() {
+		if s.Has(f) {
+			names = append(names, f.String())
+		}
+	}
+	return strings.Join(names, ",")
+}
