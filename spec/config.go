@@ -1,0 +1,216 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+// Config is one closed world: the group's members, the cluster, the protocol variants, and the
+// budgets that bound the environment. A Config is validated strictly by Validate: a bad field is
+// an error naming it, never a silent default.
+type Config struct {
+	Name string // a preset's name, or the file it came from
+
+	Protocol      impl.RebalanceProtocol // the protocol the members' default assignor lists imply
+	Consumer      impl.Variant           // consumer and leader: Kafka or KIP (seed 000)
+	Coordinator   impl.Variant           // coordinator: Kafka or KIP (KIP-423, seed 004)
+	Assignor      string                 // range, roundrobin, sticky, cooperative-sticky, any
+	Topics        []impl.TopicMetadata   // sorted by name
+	Members       []MemberConfig         // in slot order; names distinct
+	Budget        Budget                 // environment events, each bounded
+	Faults        impl.Faults            // mutants switched on
+	Commits       bool                   // members send OffsetCommits (for commit fencing)
+	MaxGeneration impl.Generation        // 0 = unbounded; else a bound reported when reached
+	_             struct{}
+}
+
+// MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and
+// restarts give it new incarnations.
+type MemberConfig struct {
+	Name                string
+	Static              bool                    // has a group.instance.id (KIP-345): the slot's name
+	Topics              []string                // subscription, sorted
+	AltTopics           []string                // the subscription a subscription-change switches to (and back)
+	Assignors           []string                // preference order; empty = derived from Config.Protocol and Assignor
+	Protocol            *impl.RebalanceProtocol // the seed's rebalance.protocol (consumer kip only); nil = from assignors
+	SubscriptionVersion int8                    // 0, 1 or 2: what this member writes, and reads as leader
+	JoinVersion         int16                   // JoinGroup version: ≥ 4 is the two-step join (KIP-394)
+	Absent              bool                    // not running at the start; joins later within the join budget
+	_                   struct{}
+}
+
+// Budget bounds every environment event. Timers that concern a member whose process is gone
+// (crashed or closed) cost nothing: they are bound to fire eventually; a budget bounds only the
+// timeouts of live members (a slow network, a long GC pause).
+type Budget struct {
+	Joins               int // starts of absent or closed members
+	Leaves              int // graceful LeaveGroup on close
+	Crashes             int // a process dies without leaving
+	Restarts            int // a static member's process restarts with the same instance id
+	SubscriptionChanges int // a member switches between Topics and AltTopics
+	PartitionAdditions  int // a topic gains a partition
+	TopicDeletions      int // a topic is deleted
+	LostResponses       int // a response is lost; the client times the request out
+	SessionTimeouts     int // a live member's session expires at the coordinator
+	JoinTimeouts        int // the join phase times out while a live member has not rejoined
+	SyncTimeouts        int // the sync phase times out while a live member has not synced
+	PollTimeouts        int // a live member exceeds max.poll.interval.ms and leaves
+}
+
+// Assignor names the config accepts. "any" is every valid assignment, to check safety for all
+// assignors at once.
+var assignorNames = []string{"range", "roundrobin", "sticky", "cooperative-sticky", "any"}
+
+// Validate checks the config and names the first bad field.
+func (c Config) Validate() error {
+	if !slices.Contains(assignorNames, c.Assignor) {
+		return fmt.Errorf("assignor: %q is not one of %v", c.Assignor, assignorNames)
+	}
+	if c.Consumer == impl.Kafka && c.Protocol == impl.Cooperative && c.Assignor != "cooperative-sticky" && c.Assignor != "any" {
+		return fmt.Errorf("assignor: %q does not support the cooperative protocol (use cooperative-sticky or any)", c.Assignor)
+	}
+	if c.Protocol == impl.Eager && c.Assignor == "cooperative-sticky" {
+		for _, m := range c.Members {
+			if len(m.Assignors) == 0 {
+				return fmt.Errorf("member %s: assignors: cooperative-sticky alone makes a member cooperative (KAFKA.md §2.1); under protocol eager list them, e.g. assignors=cooperative-sticky,range", m.Name)
+			}
+		}
+	}
+	if len(c.Topics) == 0 {
+		return fmt.Errorf("topics: at least one topic is needed")
+	}
+	for i, t := range c.Topics {
+		if t.Name == "" {
+			return fmt.Errorf("topics[%d]: empty name", i)
+		}
+		if t.Partitions < 1 || t.Partitions > 16 {
+			return fmt.Errorf("topic %s: partitions %d outside 1..16", t.Name, t.Partitions)
+		}
+		if i > 0 && c.Topics[i-1].Name >= t.Name {
+			return fmt.Errorf("topic %s: topics must be distinct and sorted by name", t.Name)
+		}
+	}
+	if len(c.Members) == 0 || len(c.Members) > 8 {
+		return fmt.Errorf("members: %d members; a world has 1..8", len(c.Members))
+	}
+	for i, m := range c.Members {
+		if err := c.validateMember(i, m); err != nil {
+			return err
+		}
+	}
+	return c.Budget.validate()
+}
+
+func (c Config) validateMember(i int, m MemberConfig) error {
+	if !validName(m.Name) {
+		return fmt.Errorf("member %d: name %q must be lower-case letters or digits, starting with a letter", i, m.Name)
+	}
+	for _, o := range c.Members[:i] {
+		if o.Name == m.Name {
+			return fmt.Errorf("member %s: name used twice", m.Name)
+		}
+	}
+	if len(m.Topics) == 0 {
+		return fmt.Errorf("member %s: topics: a member subscribes to at least one topic", m.Name)
+	}
+	for _, ts := range [][]string{m.Topics, m.AltTopics} {
+		for _, t := range ts {
+			if !slices.ContainsFunc(c.Topics, func(tm impl.TopicMetadata) bool { return tm.Name == t }) {
+				return fmt.Errorf("member %s: topic %q is not a configured topic", m.Name, t)
+			}
+		}
+	}
+	if m.SubscriptionVersion < 0 || m.SubscriptionVersion > impl.MaxSubscriptionVersion {
+		return fmt.Errorf("member %s: subscription version %d outside 0..%d", m.Name, m.SubscriptionVersion, impl.MaxSubscriptionVersion)
+	}
+	if m.JoinVersion < 0 || m.JoinVersion > 9 {
+		return fmt.Errorf("member %s: join version %d outside 0..9", m.Name, m.JoinVersion)
+	}
+	if m.Static && m.JoinVersion < 5 {
+		return fmt.Errorf("member %s: static membership needs join version ≥ 5 (KIP-345), got %d", m.Name, m.JoinVersion)
+	}
+	if m.Protocol != nil && c.Consumer != impl.KIP {
+		return fmt.Errorf("member %s: protocol: a per-member rebalance.protocol is the seed's config (consumer kip); Kafka derives it from the assignors (KAFKA.md §2.1)", m.Name)
+	}
+	for _, a := range m.Assignors {
+		if !slices.Contains(assignorNames[:4], a) {
+			return fmt.Errorf("member %s: assignor %q is not one of %v", m.Name, a, assignorNames[:4])
+		}
+	}
+	return nil
+}
+
+func (b Budget) validate() error {
+	for _, f := range b.fields() {
+		if *f.v < 0 || *f.v > 8 {
+			return fmt.Errorf("budget %s: %d outside 0..8", f.name, *f.v)
+		}
+	}
+	return nil
+}
+
+type budgetField struct {
+	name string
+	v    *int
+}
+
+// fields lists the budgets by their config-file names, in a fixed order.
+func (b *Budget) fields() []budgetField {
+	return []budgetField{
+		{"joins", &b.Joins}, {"leaves", &b.Leaves}, {"crashes", &b.Crashes},
+		{"restarts", &b.Restarts}, {"subscription-changes", &b.SubscriptionChanges},
+		{"partition-additions", &b.PartitionAdditions}, {"topic-deletions", &b.TopicDeletions},
+		{"lost-responses", &b.LostResponses}, {"session-timeouts", &b.SessionTimeouts},
+		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
+		{"poll-timeouts", &b.PollTimeouts},
+	}
+}
+
+func validName(s string) bool {
+	if s == "" || len(s) > 12 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// MemberAssignors is the slot's assignor list: its own, or the one the config's protocol and
+// assignor imply (cooperative: cooperative-sticky; eager: the assignor, or range for "any").
+func (c Config) MemberAssignors(i int) []string {
+	if a := c.Members[i].Assignors; len(a) > 0 {
+		return a
+	}
+	switch {
+	case c.Protocol == impl.Cooperative:
+		return []string{"cooperative-sticky"}
+	case c.Assignor == "any":
+		return []string{"range"}
+	default:
+		return []string{c.Assignor}
+	}
+}
+
+// MemberProtocol is the slot's rebalance protocol. Under consumer kafka it is the highest
+// protocol every one of the member's assignors supports (KAFKA.md §2.1: only cooperative-sticky
+// supports cooperative); under consumer kip it is the seed's rebalance.protocol setting: the
+// member's own, else the config's.
+func (c Config) MemberProtocol(i int) impl.RebalanceProtocol {
+	if c.Consumer == impl.KIP {
+		if p := c.Members[i].Protocol; p != nil {
+			return *p
+		}
+		return c.Protocol
+	}
+	for _, a := range c.MemberAssignors(i) {
+		if a != "cooperative-sticky" {
+			return impl.Eager
+		}
+	}
+	return impl.Cooperative
+}

@@ -1,0 +1,82 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+func TestPresetsParseAndRoundTrip(t *testing.T) {
+	for _, p := range Presets {
+		c, err := p.Config()
+		if err != nil {
+			t.Fatalf("preset %s: %v", p.Name, err)
+		}
+		back, err := ParseConfig(p.Name, strings.NewReader(c.Format()))
+		if err != nil {
+			t.Fatalf("preset %s: formatted config does not parse: %v\n%s", p.Name, err, c.Format())
+		}
+		if d := cmp.Diff(c, back, cmp.AllowUnexported(Config{}, MemberConfig{})); d != "" {
+			t.Errorf("preset %s: Format/ParseConfig round trip (-want +got):\n%s", p.Name, d)
+		}
+	}
+	if _, err := LookupPreset(DefaultPreset); err != nil {
+		t.Fatalf("default preset: %v", err)
+	}
+}
+
+func TestParseConfigErrorsNameTheProblem(t *testing.T) {
+	base := "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\nmember a topics=t\n"
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour"`},
+		{"repeated directive", base + "protocol eager\n", `:7: directive "protocol" repeated`},
+		{"missing directive", "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\n", `missing required directive "member"`},
+		{"bad protocol", strings.Replace(base, "protocol eager", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager`},
+		{"bad assignor", strings.Replace(base, "assignor range", "assignor magic", 1), `assignor: "magic" is not one of`},
+		{"cooperative range", strings.Replace(base, "protocol eager", "protocol cooperative", 1), `assignor: "range" does not support the cooperative protocol`},
+		{"unknown topic", base + "member b topics=u\n", `member b: topic "u" is not a configured topic`},
+		{"duplicate member", base + "member a topics=t\n", "member a: name used twice"},
+		{"bad member key", base + "member b topics=t colour=red\n", `:7: member b: unknown key "colour"`},
+		{"bad flag", base + "member b topics=t sticky\n", `unknown flag "sticky"`},
+		{"bad version", base + "member b topics=t version=3\n", "subscription version 3 outside 0..2"},
+		{"static old join", base + "member b topics=t static join-version=4\n", "static membership needs join version ≥ 5"},
+		{"bad budget key", base + "budget crashs=1\n", `budget: unknown key "crashs"`},
+		{"budget range", base + "budget crashes=9\n", "budget crashes: 9 outside 0..8"},
+		{"bad fault", base + "fault gremlins\n", `fault: unknown mutant "gremlins"`},
+		{"zero partitions", strings.Replace(base, "topic t 2", "topic t 0", 1), "topic t: partitions 0 outside 1..16"},
+		{"member protocol under kafka", base + "member b topics=t protocol=cooperative\n", "member b: protocol: a per-member rebalance.protocol is the seed's config"},
+		{"eager cooperative-sticky", strings.Replace(base, "assignor range", "assignor cooperative-sticky", 1), "cooperative-sticky alone makes a member cooperative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("ParseConfig error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestMemberProtocol(t *testing.T) {
+	// Reference: KAFKA.md §2.1 (protocol = highest supported by all assignors) and §2.7.
+	c, err := ParseConfig("x", strings.NewReader(`protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 1
+member a topics=t
+member b topics=t assignors=cooperative-sticky,range
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.MemberProtocol(0); got != impl.Cooperative {
+		t.Errorf("member a: %v, want cooperative", got)
+	}
+	if got := c.MemberProtocol(1); got != impl.Eager {
+		t.Errorf("member b (double bounce, bounce 1): %v, want eager", got)
+	}
+}

@@ -1,0 +1,266 @@
+package spec
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+// ParseConfig reads a world from the groupcheck config format, one directive a line:
+//
+//	# a comment; blank lines are ignored
+//	name        NAME                          optional; defaults to the file's name
+//	protocol    eager | cooperative           required
+//	consumer    kafka | kip                   required: consumer and leader variant
+//	coordinator kafka | kip423                required: coordinator variant
+//	assignor    range | roundrobin | sticky | cooperative-sticky | any    required
+//	topic       NAME PARTITIONS               at least one
+//	member      NAME topics=T1,T2 [alt-topics=T3] [static] [absent]
+//	            [version=0|1|2] [join-version=N] [assignors=A1,A2]
+//	            [protocol=eager|cooperative]      (consumer kip only: the seed's rebalance.protocol)
+//	                                          at least one; version defaults to 2,
+//	                                          join-version to 5, assignors to what
+//	                                          protocol and assignor imply
+//	budget      KEY=N ...                     any of the Budget keys; unnamed keys are 0
+//	fault       NAME                          a mutant (see groupcheck mutants)
+//	commits     on | off                      default off
+//	max-generation N                          default 0 (unbounded)
+//
+// Every directive but topic, member, budget and fault may appear once. Parsing is strict: an
+// unknown directive, key or value, a repeated directive or a missing required one is an error
+// naming the line. The config is validated (Config.Validate) before it is returned.
+func ParseConfig(name string, r io.Reader) (Config, error) {
+	p := parser{cfg: Config{Name: name}, seen: map[string]int{}}
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if err := p.directive(strings.Fields(line)); err != nil {
+			return Config{}, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", name, err)
+	}
+	for _, d := range []string{"protocol", "consumer", "coordinator", "assignor", "topic", "member"} {
+		if p.seen[d] == 0 {
+			return Config{}, fmt.Errorf("%s: missing required directive %q", name, d)
+		}
+	}
+	slices.SortFunc(p.cfg.Topics, func(a, b impl.TopicMetadata) int { return strings.Compare(a.Name, b.Name) })
+	if err := p.cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return p.cfg, nil
+}
+
+type parser struct {
+	cfg  Config
+	seen map[string]int
+}
+
+var repeatable = map[string]bool{"topic": true, "member": true, "budget": true, "fault": true}
+
+func (p *parser) directive(f []string) error {
+	d, args := f[0], f[1:]
+	p.seen[d]++
+	if p.seen[d] > 1 && !repeatable[d] {
+		return fmt.Errorf("directive %q repeated", d)
+	}
+	switch d {
+	case "name":
+		return one(d, args, func(v string) error { p.cfg.Name = v; return nil })
+	case "protocol":
+		return one(d, args, func(v string) error {
+			return choose(d, v, &p.cfg.Protocol, map[string]impl.RebalanceProtocol{"eager": impl.Eager, "cooperative": impl.Cooperative})
+		})
+	case "consumer":
+		return one(d, args, func(v string) error {
+			return choose(d, v, &p.cfg.Consumer, map[string]impl.Variant{"kafka": impl.Kafka, "kip": impl.KIP})
+		})
+	case "coordinator":
+		return one(d, args, func(v string) error {
+			return choose(d, v, &p.cfg.Coordinator, map[string]impl.Variant{"kafka": impl.Kafka, "kip423": impl.KIP})
+		})
+	case "assignor":
+		return one(d, args, func(v string) error { p.cfg.Assignor = v; return nil })
+	case "topic":
+		return p.topic(args)
+	case "member":
+		return p.member(args)
+	case "budget":
+		return p.budget(args)
+	case "fault":
+		return one(d, args, func(v string) error {
+			f, ok := impl.ParseFault(v)
+			if !ok {
+				return fmt.Errorf("fault: unknown mutant %q", v)
+			}
+			p.cfg.Faults = p.cfg.Faults.With(f)
+			return nil
+		})
+	case "commits":
+		return one(d, args, func(v string) error {
+			return choose(d, v, &p.cfg.Commits, map[string]bool{"on": true, "off": false})
+		})
+	case "max-generation":
+		return one(d, args, func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("max-generation: %q is not a non-negative integer", v)
+			}
+			p.cfg.MaxGeneration = impl.Generation(n)
+			return nil
+		})
+	}
+	return fmt.Errorf("unknown directive %q", d)
+}
+
+func one(d string, args []string, set func(string) error) error {
+	if len(args) != 1 {
+		return fmt.Errorf("%s takes exactly one value, got %d", d, len(args))
+	}
+	return set(args[0])
+}
+
+func choose[T any](d, v string, dst *T, options map[string]T) error {
+	o, ok := options[v]
+	if !ok {
+		keys := make([]string, 0, len(options))
+		for k := range options {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		return fmt.Errorf("%s: %q is not one of %s", d, v, strings.Join(keys, ", "))
+	}
+	*dst = o
+	return nil
+}
+
+func (p *parser) topic(args []string) error {
+	if len(args) != 2 {
+		return fmt.Errorf("topic takes a name and a partition count")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil {
+		return fmt.Errorf("topic %s: partition count %q is not an integer", args[0], args[1])
+	}
+	for _, t := range p.cfg.Topics {
+		if t.Name == args[0] {
+			return fmt.Errorf("topic %s declared twice", args[0])
+		}
+	}
+	p.cfg.Topics = append(p.cfg.Topics, impl.TopicMetadata{Name: args[0], Partitions: int32(n)})
+	return nil
+}
+
+func (p *parser) member(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("member needs a name")
+	}
+	m := MemberConfig{Name: args[0], SubscriptionVersion: impl.MaxSubscriptionVersion, JoinVersion: 5}
+	for _, a := range args[1:] {
+		k, v, hasValue := strings.Cut(a, "=")
+		if err := m.set(k, v, hasValue); err != nil {
+			return fmt.Errorf("member %s: %w", m.Name, err)
+		}
+	}
+	p.cfg.Members = append(p.cfg.Members, m)
+	return nil
+}
+
+func (m *MemberConfig) set(k, v string, hasValue bool) error {
+	flag := map[string]*bool{"static": &m.Static, "absent": &m.Absent}
+	if dst, ok := flag[k]; ok {
+		if hasValue {
+			return fmt.Errorf("%s takes no value", k)
+		}
+		*dst = true
+		return nil
+	}
+	if !hasValue {
+		return fmt.Errorf("unknown flag %q (flags: static, absent)", k)
+	}
+	switch k {
+	case "topics", "alt-topics", "assignors":
+		list := strings.Split(v, ",")
+		if slices.Contains(list, "") {
+			return fmt.Errorf("%s: empty entry in %q", k, v)
+		}
+		switch k {
+		case "topics":
+			m.Topics = sortedSet(list)
+		case "alt-topics":
+			m.AltTopics = sortedSet(list)
+		default:
+			m.Assignors = list
+		}
+	case "protocol":
+		var p impl.RebalanceProtocol
+		if err := choose(k, v, &p, map[string]impl.RebalanceProtocol{"eager": impl.Eager, "cooperative": impl.Cooperative}); err != nil {
+			return err
+		}
+		m.Protocol = &p
+	case "version", "join-version":
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%s: %q is not an integer", k, v)
+		}
+		if k == "version" {
+			m.SubscriptionVersion = int8(n)
+			if int(m.SubscriptionVersion) != n {
+				return fmt.Errorf("version %d out of range", n)
+			}
+		} else {
+			m.JoinVersion = int16(n)
+		}
+	default:
+		return fmt.Errorf("unknown key %q (keys: topics, alt-topics, version, join-version, assignors, protocol)", k)
+	}
+	return nil
+}
+
+func sortedSet(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+func (p *parser) budget(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("budget needs KEY=N pairs")
+	}
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return fmt.Errorf("budget: %q is not KEY=N", a)
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("budget %s: %q is not an integer", k, v)
+		}
+		if err := p.cfg.Budget.set(k, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *Budget) set(k string, n int) error {
+	var names []string
+	for _, f := range b.fields() {
+		if f.name == k {
+			*f.v = n
+			return nil
+		}
+		names = append(names, f.name)
+	}
+	return fmt.Errorf("budget: unknown key %q (keys: %s)", k, strings.Join(names, ", "))
+}

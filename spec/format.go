@@ -1,0 +1,65 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+// Format writes the config in the config-file format that ParseConfig reads, every directive
+// spelled out, so that Format and ParseConfig round-trip and a trace header carries its world.
+func (c Config) Format() string {
+	var b strings.Builder
+	coord := map[impl.Variant]string{impl.Kafka: "kafka", impl.KIP: "kip423"}[c.Coordinator]
+	fmt.Fprintf(&b, "name %s\nprotocol %s\nconsumer %s\ncoordinator %s\nassignor %s\n",
+		c.Name, c.Protocol, c.Consumer, coord, c.Assignor)
+	for _, t := range c.Topics {
+		fmt.Fprintf(&b, "topic %s %d\n", t.Name, t.Partitions)
+	}
+	for _, m := range c.Members {
+		b.WriteString(m.format())
+	}
+	var budget []string
+	for _, f := range c.Budget.fields() {
+		if *f.v != 0 {
+			budget = append(budget, fmt.Sprintf("%s=%d", f.name, *f.v))
+		}
+	}
+	if len(budget) > 0 {
+		fmt.Fprintf(&b, "budget %s\n", strings.Join(budget, " "))
+	}
+	for _, f := range impl.AllFaults() {
+		if c.Faults.Has(f) {
+			fmt.Fprintf(&b, "fault %s\n", f)
+		}
+	}
+	if c.Commits {
+		b.WriteString("commits on\n")
+	}
+	if c.MaxGeneration != 0 {
+		fmt.Fprintf(&b, "max-generation %d\n", c.MaxGeneration)
+	}
+	return b.String()
+}
+
+func (m MemberConfig) format() string {
+	s := fmt.Sprintf("member %s topics=%s", m.Name, strings.Join(m.Topics, ","))
+	if len(m.AltTopics) > 0 {
+		s += " alt-topics=" + strings.Join(m.AltTopics, ",")
+	}
+	if m.Static {
+		s += " static"
+	}
+	if m.Absent {
+		s += " absent"
+	}
+	s += fmt.Sprintf(" version=%d join-version=%d", m.SubscriptionVersion, m.JoinVersion)
+	if len(m.Assignors) > 0 {
+		s += " assignors=" + strings.Join(m.Assignors, ",")
+	}
+	if m.Protocol != nil {
+		s += " protocol=" + m.Protocol.String()
+	}
+	return s + "\n"
+}

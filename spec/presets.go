@@ -1,0 +1,128 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Preset is a named built-in world, written in the config-file format.
+type Preset struct {
+	Name    string
+	Summary string // one line: what the world is for
+	Text    string // the config, in ParseConfig's format
+}
+
+// Config parses the preset. Presets are tested to parse, so an error here is a bug.
+func (p Preset) Config() (Config, error) {
+	return ParseConfig(p.Name, strings.NewReader("name "+p.Name+"\n"+p.Text))
+}
+
+// DefaultPreset is what `groupcheck explore` runs with no flags.
+const DefaultPreset = "cooperative-kafka"
+
+// Presets are the built-in worlds, in the order `groupcheck presets` lists them.
+var Presets = []Preset{
+	{"eager", "eager range assignor, two members and a late joiner, one crash", `
+protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t
+member b topics=t
+member c topics=t absent
+budget joins=1 crashes=1
+commits on
+`},
+	{"cooperative-kip", "KIP-429 as the seed writes it: leader plan, NEEDS_REJOIN, revoke-all triggers", `
+protocol cooperative
+consumer kip
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+member c topics=t absent
+budget joins=1 crashes=1
+commits on
+`},
+	{"cooperative-kafka", "cooperative-sticky as Apache Kafka ships it, with a late joiner and a crash", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+member c topics=t absent
+budget joins=1 crashes=1
+commits on
+`},
+	{"static-kip423", "static members restarting, coordinator honouring KIP-423's RESTART reason", `
+protocol cooperative
+consumer kafka
+coordinator kip423
+assignor cooperative-sticky
+topic t 2
+member a topics=t static
+member b topics=t static
+budget restarts=1 session-timeouts=1
+commits on
+`},
+	{"static-kafka", "the same static world under the shipped coordinator, for comparison", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t static
+member b topics=t static
+budget restarts=1 session-timeouts=1
+commits on
+`},
+	{"upgrade-v0-leader", "seed hazard: a v0-only eager leader while a v1 member is already cooperative", `
+protocol cooperative
+consumer kip
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t version=0 assignors=range protocol=eager
+member b topics=t version=1 assignors=range protocol=cooperative
+`},
+	{"upgrade-bounce1", "the seed's first bounce done right: v0 leader, v1 members still eager", `
+protocol eager
+consumer kip
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t version=0 assignors=range protocol=eager
+member b topics=t version=1 assignors=range protocol=eager
+member c topics=t version=1 assignors=range protocol=eager absent
+budget joins=1
+`},
+	{"upgrade-skip-bounce", "seed hazard: skipping the double bounce, old eager v0 members beside a new cooperative one", `
+protocol cooperative
+consumer kip
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t version=0 assignors=range protocol=eager
+member b topics=t version=0 assignors=range protocol=eager
+member c topics=t version=1 assignors=range protocol=cooperative absent
+budget joins=1
+`},
+}
+
+// LookupPreset finds a preset by name.
+func LookupPreset(name string) (Preset, error) {
+	i := slices.IndexFunc(Presets, func(p Preset) bool { return p.Name == name })
+	if i < 0 {
+		names := make([]string, len(Presets))
+		for j, p := range Presets {
+			names[j] = p.Name
+		}
+		return Preset{}, fmt.Errorf("unknown preset %q (presets: %s)", name, strings.Join(names, ", "))
+	}
+	return Presets[i], nil
+}
