@@ -13,17 +13,16 @@ import (
 type Config struct {
 	Name string // a preset's name, or the file it came from
 
-	Protocol      impl.RebalanceProtocol // the protocol the members' default assignor lists imply
-	Consumer      impl.Variant           // consumer and leader: Kafka or KIP (seed 000)
-	Coordinator   impl.Variant           // coordinator: Kafka or KIP (KIP-423, seed 004)
-	Assignor      string                 // range, roundrobin, sticky, cooperative-sticky, any
-	Topics        []impl.TopicMetadata   // sorted by name
-	Members       []MemberConfig         // in slot order; names distinct
-	Budget        Budget                 // environment events, each bounded
-	Faults        impl.Faults            // mutants switched on
-	Commits       bool                   // members send OffsetCommits (for commit fencing)
-	MaxGeneration impl.Generation        // 0 = unbounded; else a bound reported when reached
-	_             struct{}
+	Protocol    impl.RebalanceProtocol // the protocol the members' default assignor lists imply
+	Consumer    impl.Variant           // consumer and leader: Kafka or KIP (seed 000)
+	Coordinator impl.Variant           // coordinator: Kafka or KIP (KIP-423, seed 004)
+	Assignor    string                 // range, roundrobin, sticky, cooperative-sticky, any
+	Topics      []impl.TopicMetadata   // sorted by name
+	Members     []MemberConfig         // in slot order; names distinct
+	Budget      Budget                 // environment events, each bounded
+	Faults      impl.Faults            // mutants switched on
+	Commits     bool                   // members send OffsetCommits (for commit fencing)
+	_           struct{}
 }
 
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and

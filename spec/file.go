@@ -29,7 +29,6 @@ import (
 //	budget      KEY=N ...                     any of the Budget keys; unnamed keys are 0
 //	fault       NAME                          a mutant (see groupcheck mutants)
 //	commits     on | off                      default off
-//	max-generation N                          default 0 (unbounded)
 //
 // Every directive but topic, member, budget and fault may appear once. Parsing is strict: an
 // unknown directive, key or value, a repeated directive or a missing required one is an error
@@ -109,15 +108,6 @@ func (p *parser) directive(f []string) error {
 	case "commits":
 		return one(d, args, func(v string) error {
 			return choose(d, v, &p.cfg.Commits, map[string]bool{"on": true, "off": false})
-		})
-	case "max-generation":
-		return one(d, args, func(v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return fmt.Errorf("max-generation: %q is not a non-negative integer", v)
-			}
-			p.cfg.MaxGeneration = impl.Generation(n)
-			return nil
 		})
 	}
 	return fmt.Errorf("unknown directive %q", d)

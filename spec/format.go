@@ -37,9 +37,6 @@ func (c Config) Format() string {
 	if c.Commits {
 		b.WriteString("commits on\n")
 	}
-	if c.MaxGeneration != 0 {
-		fmt.Fprintf(&b, "max-generation %d\n", c.MaxGeneration)
-	}
 	return b.String()
 }
 

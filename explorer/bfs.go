@@ -1,0 +1,253 @@
+package explorer
+
+import (
+	"fmt"
+	"os"
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// Check explores the states of m reachable from m.Init breadth-first,
+// within the bounds of o, judging props on every distinct state. See the
+// package documentation for the semantics and guarantees.
+func Check[S, A any](m Model[S, A], props []Property[S], o Options) Report[S, A] {
+	c := newChecker(m, props, o)
+	defer c.close()
+	return c.run()
+}
+
+// checker is the state of one run.
+type checker[S, A any] struct {
+	m     Model[S, A]
+	props []Property[S]
+	o     Options
+	kinds []string
+
+	workers int
+	ws      []*worker[S, A]
+	vis     *visited
+	cl      *claims
+	pool    *pool[S]
+	trace   *traceStore
+	inits   []S
+
+	distinct  int64
+	generated int64
+	coverage  []int64
+	levels    []int64
+	decided   []bool
+	at        []found // where each decided property was decided
+
+	claimRate float64 // new fingerprints per parent in the last batch
+
+	start time.Time
+	mon   *monitor
+}
+
+// worker is the per-goroutine scratch state; only goroutine w touches
+// ws[w] during a parallel phase.
+type worker[S, A any] struct {
+	acts   []A
+	enc    []byte
+	out    writer[S]
+	gen    int64
+	cov    []int64
+	hits   []uint64 // per property: smallest (segment<<32 | index) deciding it
+	budget budget   // claims this worker may still insert in the batch
+	succ   []S      // successors of the parent being expanded
+	fps    []uint64 // their fingerprints
+	idx    []int    // their action indices
+	sink   uint64   // keeps the prefetching loads alive
+	_      [64]byte
+}
+
+func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checker[S, A] {
+	for _, p := range props {
+		if p.Kind != Always && p.Kind != Sometimes {
+			panic(fmt.Sprintf("explorer: property %q: unsupported kind %d", p.Name, p.Kind))
+		}
+		if p.Check == nil {
+			panic(fmt.Sprintf("explorer: property %q has no Check", p.Name))
+		}
+	}
+	c := &checker[S, A]{m: m, props: props, o: o, kinds: m.ActionKinds(), pool: newPool[S]()}
+	c.workers = o.Workers
+	if c.workers <= 0 {
+		c.workers = runtime.GOMAXPROCS(0)
+	}
+	c.coverage = make([]int64, len(c.kinds))
+	c.decided = make([]bool, len(props))
+	c.at = make([]found, len(props))
+	for range c.workers {
+		w := &worker[S, A]{cov: make([]int64, len(c.kinds)), hits: make([]uint64, len(props))}
+		for i := range w.hits {
+			w.hits[i] = math.MaxUint64
+		}
+		w.out.pool = c.pool
+		c.ws = append(c.ws, w)
+	}
+	c.vis = newVisited()
+	c.cl = newClaims()
+	c.trace = newTraceStore(o.TraceDir)
+	c.claimRate = 4
+	return c
+}
+
+func (c *checker[S, A]) close() {
+	c.vis.free()
+	c.cl.free()
+	c.trace.close()
+}
+
+// run is the level-synchronous search. Each iteration expands the
+// current level into candidate records (expand.go), then commits them:
+// keeps one record per new state, numbers the level, checks properties
+// and stores parent keys (commit.go).
+func (c *checker[S, A]) run() Report[S, A] {
+	c.start = time.Now()
+	blockBytes := int64(blockLen) * (int64(unsafe.Sizeof(*new(S))) + 8)
+	c.mon = startMonitor(c.o, c.start, func() int64 { return c.pool.count.Load() * blockBytes })
+	cur := c.initLevel()
+	stop := ""
+	for stop == "" {
+		if cur.n == 0 {
+			break // exhausted
+		}
+		if stop = c.boundReached(len(c.levels) - 1); stop != "" {
+			break
+		}
+		c.mon.beginLevel(len(c.levels), cur.n)
+		t0 := time.Now()
+		next, aborted := c.expand(cur)
+		t1 := time.Now()
+		c.pool.put(cur.blocks)
+		if aborted {
+			c.pool.put(next.blocks)
+			c.discardLevel()
+			stop = c.mon.reason()
+			break
+		}
+		stop = c.commit(next)
+		if os.Getenv("EXPLORER_DEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "level %d: expand %v commit %v n=%d\n", len(c.levels)-1, t1.Sub(t0), time.Since(t1), next.n)
+		}
+		cur = next
+	}
+	c.mon.stop()
+	return c.report(stop)
+}
+
+// boundReached checks the bounds at a level boundary, depth being the
+// depth of the current (not yet expanded) level.
+func (c *checker[S, A]) boundReached(depth int) string {
+	if c.violationStop() {
+		return StopViolation
+	}
+	if c.o.MaxDepth > 0 && depth >= c.o.MaxDepth {
+		return StopMaxDepth
+	}
+	return c.mon.check()
+}
+
+// violationStop reports whether the run should stop because of the
+// Always properties already violated.
+func (c *checker[S, A]) violationStop() bool {
+	always, violated := 0, 0
+	for i, p := range c.props {
+		if p.Kind == Always {
+			always++
+			if c.decided[i] {
+				violated++
+			}
+		}
+	}
+	if violated > 0 && c.o.StopOnViolation {
+		return true
+	}
+	return always > 0 && violated == always
+}
+
+// initLevel builds level 0 from m.Init.
+func (c *checker[S, A]) initLevel() *level[S] {
+	c.inits = c.m.Init()
+	c.generated = int64(len(c.inits))
+	w := c.ws[0]
+	w.out.begin(0)
+	for i, s := range c.inits {
+		w.enc = c.m.Encode(s, w.enc[:0])
+		if c.vis.insert(fingerprint(w.enc)) {
+			w.out.add(s, uint64(i))
+		}
+	}
+	lv := gather([]*writer[S]{&w.out})
+	lv.number()
+	c.checkLevel(lv, 0)
+	return lv
+}
+
+// discardLevel forgets the counters of an expansion that was aborted.
+func (c *checker[S, A]) discardLevel() {
+	for _, w := range c.ws {
+		w.gen = 0
+		clear(w.cov)
+	}
+}
+
+func (c *checker[S, A]) report(stop string) Report[S, A] {
+	r := Report[S, A]{
+		Exhaustive: stop == "",
+		StoppedBy:  stop,
+		Distinct:   c.distinct,
+		Generated:  c.generated,
+		Depth:      len(c.levels) - 1,
+		Levels:     c.levels,
+		Duration:   time.Since(c.start),
+		Workers:    c.workers,
+		PeakMemory: c.mon.peak.Load(),
+	}
+	n := float64(c.distinct)
+	r.Collision = n * n / (1 << 65)
+	for i, k := range c.kinds {
+		r.Coverage = append(r.Coverage, KindCount{Kind: k, Count: c.coverage[i]})
+		if c.coverage[i] == 0 {
+			r.NeverTaken = append(r.NeverTaken, k)
+		}
+	}
+	for i, p := range c.props {
+		pr := PropertyResult[S, A]{Name: p.Name, Kind: p.Kind}
+		switch {
+		case c.decided[i] && p.Kind == Always:
+			pr.Status = Violated
+		case c.decided[i]:
+			pr.Status = Holds
+		case stop != "":
+			pr.Status = Unknown
+		case p.Kind == Always:
+			pr.Status = Holds
+		default:
+			pr.Status = Unreached
+		}
+		if c.decided[i] {
+			path, err := rebuild(c.m, c.inits, c.trace, c.at[i])
+			pr.Path = path
+			if err != nil && r.Err == nil {
+				r.Err = fmt.Errorf("property %q: %w", p.Name, err)
+			}
+		}
+		r.Properties = append(r.Properties, pr)
+	}
+	return r
+}
+
+// atomicMax raises a to at least v.
+func atomicMax(a *atomic.Uint64, v uint64) {
+	for {
+		old := a.Load()
+		if v <= old || a.CompareAndSwap(old, v) {
+			return
+		}
+	}
+}

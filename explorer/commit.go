@@ -1,0 +1,127 @@
+package explorer
+
+import "math"
+
+// commit turns the records of an expansion into the next level:
+//
+//  1. In parallel over segments: drop every record whose parent key is
+//     not the winning (smallest) key of its fingerprint in the claims
+//     table, so each new state is kept exactly once, by its smallest
+//     parent key; insert the survivors into the visited set; check the
+//     undecided properties.
+//  2. Number the level (segment order is parent-key order), apply
+//     MaxStates, resolve where each property was decided, and append the
+//     parent keys to the trace.
+//
+// It returns the name of the bound that stops the run, if any.
+func (c *checker[S, A]) commit(next *level[S]) string {
+	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
+		c.filterSegment(c.ws[w], &next.segs[k])
+		return true
+	})
+	c.cl.reset()
+	for _, w := range c.ws {
+		c.generated += w.gen
+		w.gen = 0
+		for i, n := range w.cov {
+			c.coverage[i] += n
+		}
+		clear(w.cov)
+	}
+	next.number()
+	stop := ""
+	if c.o.MaxStates > 0 && c.distinct+next.n > c.o.MaxStates {
+		next.truncate(c.o.MaxStates - c.distinct)
+		stop = StopMaxStates
+	}
+	depth := len(c.levels)
+	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
+		c.checkSegment(c.ws[w], k, &next.segs[k])
+		return true
+	})
+	c.resolve(next, depth)
+	next.compact()
+	if next.n == 0 {
+		return stop
+	}
+	c.levels = append(c.levels, next.n)
+	c.distinct += next.n
+	appendLevel(c.trace, next)
+	c.pool.dropKeys(next)
+	c.mon.commit(c.distinct)
+	c.mon.tables.Store(int64(c.vis.bytes() + c.cl.bytes()))
+	return stop
+}
+
+// filterSegment keeps the records that won their claim and adds their
+// fingerprints to the visited set.
+func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S]) {
+	kept := 0
+	for j, t := range seg.states {
+		w.enc = c.m.Encode(t, w.enc[:0])
+		fp := fingerprint(w.enc)
+		if c.cl.key(fp) != seg.keys[j] {
+			continue
+		}
+		c.vis.insert(fp)
+		seg.states[kept] = t
+		seg.keys[kept] = seg.keys[j]
+		kept++
+	}
+	clear(seg.states[kept:])
+	seg.states = seg.states[:kept]
+	seg.keys = seg.keys[:kept]
+}
+
+// checkLevel checks the properties on a numbered level (level 0) in the
+// calling goroutine.
+func (c *checker[S, A]) checkLevel(lv *level[S], depth int) {
+	for k := range lv.segs {
+		c.checkSegment(c.ws[0], k, &lv.segs[k])
+	}
+	c.resolve(lv, depth)
+	lv.compact()
+	c.levels = append(c.levels, lv.n)
+	c.distinct += lv.n
+	appendLevel(c.trace, lv)
+}
+
+// checkSegment evaluates the undecided properties on the states of
+// segment k and records, per property, the smallest (segment, index)
+// deciding it. A property already decided at an earlier place is not
+// evaluated again.
+func (c *checker[S, A]) checkSegment(w *worker[S, A], k int, seg *segment[S]) {
+	for p, prop := range c.props {
+		if c.decided[p] {
+			continue
+		}
+		first := uint64(k) << 32
+		if w.hits[p] < first {
+			continue
+		}
+		for j, t := range seg.states {
+			if prop.Check(t) == (prop.Kind == Sometimes) {
+				w.hits[p] = min(w.hits[p], first|uint64(j))
+				break
+			}
+		}
+	}
+}
+
+// resolve merges the workers' hits into decided properties.
+func (c *checker[S, A]) resolve(lv *level[S], depth int) {
+	for p := range c.props {
+		best := uint64(math.MaxUint64)
+		for _, w := range c.ws {
+			best = min(best, w.hits[p])
+			w.hits[p] = math.MaxUint64
+		}
+		if best == math.MaxUint64 || c.decided[p] {
+			continue
+		}
+		seg := lv.segs[best>>32]
+		pos := seg.base + int64(best&math.MaxUint32)
+		c.decided[p] = true
+		c.at[p] = found{level: depth, pos: pos, fp: fingerprint(c.m.Encode(seg.states[best&math.MaxUint32], nil))}
+	}
+}

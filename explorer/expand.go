@@ -1,0 +1,95 @@
+package explorer
+
+import "sync/atomic"
+
+// Expansion proceeds in batches of units; between batches the claims
+// table is made large enough for the next batch (see claims).
+const batchUnits = 128
+
+// expand generates the successors of every state of cur. A successor is
+// recorded when it is not a state of an earlier level and its parent key
+// is, so far, the smallest that reached it in this level (claims.claim).
+// Work units are cut from cur in order and handed out by an atomic
+// counter; the records of unit u land in the segments of unit u, so
+// gathering segments by unit restores parent-key order whatever worker
+// ran them. It reports whether it was aborted by MaxTime or MaxMemory.
+func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
+	us := cur.units()
+	var aborted atomic.Bool
+	for b := 0; b < len(us) && !aborted.Load(); b += batchUnits {
+		batch := us[b:min(b+batchUnits, len(us))]
+		parents := 0
+		for _, u := range batch {
+			parents += u.hi - u.lo
+		}
+		before := c.cl.size()
+		c.cl.ensure(int64(float64(parents)*2*c.claimRate) + 1024)
+		share := c.cl.share(c.workers)
+		for _, w := range c.ws {
+			w.budget.left = share
+		}
+		parallelFor(c.workers, len(batch), func(w, i int) bool {
+			if c.mon.stopped() {
+				aborted.Store(true)
+				return false
+			}
+			c.expandUnit(c.ws[w], cur, batch[i], b+i)
+			return true
+		})
+		for _, w := range c.ws {
+			c.cl.settle([]*budget{&w.budget})
+		}
+		c.claimRate = max(1, float64(c.cl.size()-before)/float64(parents))
+	}
+	outs := make([]*writer[S], len(c.ws))
+	for i, w := range c.ws {
+		outs[i] = &w.out
+	}
+	return gather(outs), aborted.Load()
+}
+
+func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id int) {
+	seg := &cur.segs[u.seg]
+	w.out.begin(id)
+	gen := w.gen
+	added := 0
+	for j := u.lo; j < u.hi; j++ {
+		s := seg.states[j]
+		pos := seg.base + int64(j)
+		w.acts = c.m.Actions(s, w.acts[:0])
+		// Pass 1: successors and fingerprints.
+		w.succ, w.fps, w.idx = w.succ[:0], w.fps[:0], w.idx[:0]
+		for i, a := range w.acts {
+			t, ok := c.m.Next(s, a)
+			if !ok {
+				continue
+			}
+			w.cov[c.m.ActionKind(a)]++
+			w.enc = c.m.Encode(t, w.enc[:0])
+			fp := fingerprint(w.enc)
+			w.succ = append(w.succ, t)
+			w.fps = append(w.fps, fp)
+			w.idx = append(w.idx, i)
+		}
+		// Touch the claims slots in a tight loop, so that the cache
+		// misses overlap instead of queueing in pass 2.
+		var sink uint64
+		for _, fp := range w.fps {
+			sink += c.cl.touch(fp) + c.vis.touch(fp)
+		}
+		w.sink += sink
+		gen += int64(len(w.succ))
+		// Pass 2: claim them.
+		for k, fp := range w.fps {
+			key := parentKey(pos, w.idx[k])
+			if c.cl.claim(fp, key, c.vis, &w.budget) {
+				w.out.add(w.succ[k], key)
+				added++
+			}
+		}
+	}
+	clear(w.succ) // drop references held by S, if any
+	w.out.end()
+	c.mon.progress(int64(u.hi-u.lo), gen-w.gen, int64(added))
+	w.gen = gen
+}

@@ -1,0 +1,289 @@
+package explorer
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// A parent key packs the position of a parent state in its level with
+// the index of the action taken (in the list returned by Model.Actions).
+// Keys order the next level: sorting a level by parent key is BFS order.
+const (
+	actionBits = 20
+	actionMask = 1<<actionBits - 1
+	noKey      = math.MaxUint64
+)
+
+func parentKey(pos int64, action int) uint64 {
+	if action > actionMask {
+		panic(fmt.Sprintf("explorer: Model.Actions returned more than %d actions", actionMask+1))
+	}
+	return uint64(pos)<<actionBits | uint64(action)
+}
+
+// blockLen is the number of records in a block. Records of a level are
+// written into fixed blocks that are recycled between levels, so the
+// frontier neither reallocates nor leaves garbage for the GC.
+const blockLen = 4096
+
+// block holds records: a state and its parent key.
+type block[S any] struct {
+	states []S
+	keys   []uint64
+
+	statesMem, keysMem words // backing memory of an off-heap block
+}
+
+// segment is a run of consecutive records of one level, all produced by
+// one expansion unit. A level is an ordered list of segments; the
+// position of a state in its level is its index in the concatenation.
+type segment[S any] struct {
+	states []S
+	keys   []uint64
+	unit   int   // producing unit, for ordering
+	seq    int   // order within the unit
+	base   int64 // position of states[0] in the level, once known
+}
+
+// unit is a slice of a segment of the current level expanded as one
+// piece of work.
+type unit struct {
+	seg    int
+	lo, hi int
+}
+
+// unitLen bounds the number of parents per unit: small enough to
+// balance the end of a level, large enough to amortise the scheduling.
+const unitLen = 512
+
+// pool supplies blocks. For a pointer-free S (the common case of a
+// packed state) blocks are mapped outside the Go heap and unmapped as
+// soon as they are released, so the resident memory follows the width
+// of the frontier down as well as up. Otherwise blocks come from the Go
+// heap and are recycled through a free list, leaving no garbage.
+type pool[S any] struct {
+	offHeap bool
+	mu      sync.Mutex
+	free    []*block[S]
+	count   atomic.Int64 // blocks allocated and not unmapped
+}
+
+func newPool[S any]() *pool[S] {
+	return &pool[S]{offHeap: pointerFree(reflect.TypeFor[S]())}
+}
+
+func (p *pool[S]) get() *block[S] {
+	if p.offHeap {
+		p.count.Add(1)
+		size := unsafe.Sizeof(*new(S))
+		b := &block[S]{keysMem: allocWordsOffHeap(blockLen)}
+		b.keys = b.keysMem.w
+		b.statesMem = allocWordsOffHeap(int((uintptr(blockLen)*size + 7) / 8))
+		if size > 0 {
+			b.states = unsafe.Slice((*S)(unsafe.Pointer(&b.statesMem.w[0])), blockLen)
+		} else {
+			b.states = make([]S, blockLen)
+		}
+		return b
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.free); n > 0 {
+		b := p.free[n-1]
+		p.free = p.free[:n-1]
+		return b
+	}
+	p.count.Add(1)
+	return &block[S]{states: make([]S, blockLen), keys: make([]uint64, blockLen)}
+}
+
+func (p *pool[S]) put(bs []*block[S]) {
+	if p.offHeap {
+		for _, b := range bs {
+			b.keysMem.free()
+			b.statesMem.free()
+			*b = block[S]{}
+		}
+		p.count.Add(-int64(len(bs)))
+		return
+	}
+	for _, b := range bs {
+		clear(b.states) // drop references held by S
+	}
+	p.mu.Lock()
+	p.free = append(p.free, bs...)
+	p.mu.Unlock()
+}
+
+// dropKeys releases the parent keys of a committed level, which are in
+// the trace by then; only off-heap blocks give them back.
+func (p *pool[S]) dropKeys(lv *level[S]) {
+	if !p.offHeap {
+		return
+	}
+	for _, b := range lv.blocks {
+		b.keysMem.free()
+		b.keys = nil
+	}
+	for i := range lv.segs {
+		lv.segs[i].keys = nil
+	}
+}
+
+// pointerFree reports whether values of t contain no pointers, so that
+// they may live in memory the garbage collector does not scan.
+func pointerFree(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return t.Len() == 0 || pointerFree(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !pointerFree(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// writer appends records for one worker during expansion.
+type writer[S any] struct {
+	pool   *pool[S]
+	blocks []*block[S] // blocks used in this level
+	cur    *block[S]
+	fill   int // records used in cur
+	segs   []segment[S]
+	start  int // first record of the open segment in cur
+	unit   int
+	seq    int
+}
+
+func (w *writer[S]) begin(u int) {
+	w.unit, w.seq, w.start = u, 0, w.fill
+}
+
+func (w *writer[S]) add(s S, key uint64) {
+	if w.cur == nil || w.fill == blockLen {
+		w.end()
+		w.cur = w.pool.get()
+		w.blocks = append(w.blocks, w.cur)
+		w.fill, w.start = 0, 0
+	}
+	w.cur.states[w.fill] = s
+	w.cur.keys[w.fill] = key
+	w.fill++
+}
+
+// end closes the open segment of the current unit.
+func (w *writer[S]) end() {
+	if w.cur == nil || w.fill == w.start {
+		return
+	}
+	w.segs = append(w.segs, segment[S]{
+		states: w.cur.states[w.start:w.fill],
+		keys:   w.cur.keys[w.start:w.fill],
+		unit:   w.unit,
+		seq:    w.seq,
+	})
+	w.seq++
+	w.start = w.fill
+}
+
+// level is one BFS level: its segments in order, and the blocks that
+// hold them.
+type level[S any] struct {
+	segs   []segment[S]
+	blocks []*block[S]
+	n      int64
+}
+
+// gather collects the writers' segments into a level ordered by
+// (unit, seq), which is parent-key order up to the duplicates removed by
+// commit. The writers are reset for the next level.
+func gather[S any](ws []*writer[S]) *level[S] {
+	lv := &level[S]{}
+	for _, w := range ws {
+		w.end()
+		lv.segs = append(lv.segs, w.segs...)
+		lv.blocks = append(lv.blocks, w.blocks...)
+		w.segs, w.blocks, w.cur, w.fill, w.start = w.segs[:0], nil, nil, 0, 0
+	}
+	slices.SortFunc(lv.segs, func(a, b segment[S]) int {
+		if a.unit != b.unit {
+			return a.unit - b.unit
+		}
+		return a.seq - b.seq
+	})
+	return lv
+}
+
+// number assigns positions to the segments (empty ones included, so
+// that segment indices stay valid) and counts the level.
+func (lv *level[S]) number() {
+	var pos int64
+	for i := range lv.segs {
+		lv.segs[i].base = pos
+		pos += int64(len(lv.segs[i].states))
+	}
+	lv.n = pos
+}
+
+// compact drops empty segments.
+func (lv *level[S]) compact() {
+	segs := lv.segs[:0]
+	for _, s := range lv.segs {
+		if len(s.states) > 0 {
+			segs = append(segs, s)
+		}
+	}
+	clear(lv.segs[len(segs):])
+	lv.segs = segs
+}
+
+// truncate keeps the first n states of a numbered level.
+func (lv *level[S]) truncate(n int64) {
+	for i, s := range lv.segs {
+		if s.base+int64(len(s.states)) > n {
+			k := int(max(0, n-s.base))
+			lv.segs[i].states = s.states[:k]
+			lv.segs[i].keys = s.keys[:k]
+		}
+	}
+	lv.number()
+}
+
+// units splits the level into pieces of work.
+func (lv *level[S]) units() []unit {
+	var us []unit
+	for i, s := range lv.segs {
+		for lo := 0; lo < len(s.states); lo += unitLen {
+			us = append(us, unit{seg: i, lo: lo, hi: min(lo+unitLen, len(s.states))})
+		}
+	}
+	return us
+}
+
+// at returns the state at position pos of a numbered level.
+func (lv *level[S]) at(pos int64) S {
+	i, _ := slices.BinarySearchFunc(lv.segs, pos, func(s segment[S], p int64) int {
+		switch {
+		case s.base+int64(len(s.states)) <= p:
+			return -1
+		case s.base > p:
+			return 1
+		}
+		return 0
+	})
+	s := lv.segs[i]
+	return s.states[pos-s.base]
+}

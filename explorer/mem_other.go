@@ -1,0 +1,22 @@
+//go:build !linux
+
+package explorer
+
+import "runtime/metrics"
+
+func allocWords(n int) words { return words{w: make([]uint64, n)} }
+
+func allocWordsOffHeap(n int) words { return allocWords(n) }
+
+func (w *words) free() { *w = words{} }
+
+// residentBytes approximates the resident set by the memory the Go
+// runtime has mapped.
+func residentBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}

@@ -1,0 +1,80 @@
+package explorer
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"os"
+)
+
+// traceStore keeps the parent key of every committed state, level by
+// level in BFS order: 8 bytes per state, in a temporary file (as TLC's
+// trace file) so that predecessor links cost no resident memory. Level 0
+// stores the index of the state in Model.Init. Paths are rebuilt from it
+// by re-execution (path.go).
+type traceStore struct {
+	f      *os.File
+	w      *bufio.Writer
+	mem    []uint64 // used when no file could be created
+	starts []int64  // starts[d] = index of the first key of level d
+	n      int64
+	err    error
+	buf    [8]byte
+}
+
+func newTraceStore(dir string) *traceStore {
+	t := &traceStore{}
+	f, err := os.CreateTemp(dir, "explorer-trace-*")
+	if err == nil {
+		_ = os.Remove(f.Name()) // unlinked: gone when closed or on exit
+		t.f = f
+		t.w = bufio.NewWriterSize(f, 1<<20)
+	}
+	return t
+}
+
+// appendLevel stores the keys of one numbered level.
+func appendLevel[S any](t *traceStore, lv *level[S]) {
+	t.starts = append(t.starts, t.n)
+	for _, s := range lv.segs {
+		if t.w == nil {
+			t.mem = append(t.mem, s.keys...)
+		} else if t.err == nil {
+			for _, k := range s.keys {
+				binary.LittleEndian.PutUint64(t.buf[:], k)
+				if _, err := t.w.Write(t.buf[:]); err != nil {
+					t.err = err
+					break
+				}
+			}
+		}
+		t.n += int64(len(s.keys))
+	}
+}
+
+// key returns the parent key of the state at pos in level d.
+func (t *traceStore) key(d int, pos int64) (uint64, error) {
+	i := t.starts[d] + pos
+	if t.w == nil {
+		return t.mem[i], nil
+	}
+	if t.err != nil {
+		return 0, t.err
+	}
+	if t.w.Buffered() > 0 {
+		if err := t.w.Flush(); err != nil {
+			t.err = err
+			return 0, err
+		}
+	}
+	if _, err := t.f.ReadAt(t.buf[:], i*8); err != nil {
+		return 0, fmt.Errorf("explorer: reading trace file: %w", err)
+	}
+	return binary.LittleEndian.Uint64(t.buf[:]), nil
+}
+
+func (t *traceStore) close() {
+	if t.f != nil {
+		_ = t.f.Close()
+	}
+}

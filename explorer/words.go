@@ -1,0 +1,8 @@
+package explorer
+
+// words is a zeroed []uint64 that may live outside the Go heap (see
+// allocWords in mem_linux.go); free must be called exactly once.
+type words struct {
+	w   []uint64
+	raw []byte // the mapping, if any
+}

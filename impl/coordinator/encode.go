@@ -1,0 +1,147 @@
+package coordinator
+
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+// AppendEncoding appends the group's canonical encoding to buf: two groups encode equally iff
+// they are the same state. The Config is not encoded (it is fixed for a run).
+func (g Group) AppendEncoding(buf []byte) []byte {
+	buf = append(buf, byte(g.state), boolByte(g.initialJoin))
+	buf = binary.AppendVarint(buf, int64(g.generation))
+	buf = appendString(buf, g.protocol)
+	buf = appendString(buf, string(g.leader))
+	buf = binary.AppendUvarint(buf, uint64(len(g.pending)))
+	for _, id := range g.pending {
+		buf = appendString(buf, string(id))
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
+	for _, m := range g.members {
+		buf = m.appendEncoding(buf)
+	}
+	return buf
+}
+
+func (m Member) appendEncoding(buf []byte) []byte {
+	buf = appendString(buf, string(m.ID))
+	buf = appendString(buf, string(m.InstanceID))
+	buf = binary.AppendUvarint(buf, uint64(len(m.Protocols)))
+	for _, p := range m.Protocols {
+		buf = appendString(buf, p.Name)
+		buf = appendSubscription(buf, p.Metadata)
+	}
+	buf = append(buf, boolByte(m.Join.Parked), byte(m.Join.Reason), boolByte(m.Sync.Parked),
+		boolByte(m.PendingSync), boolByte(m.IsNew))
+	buf = binary.AppendVarint(buf, int64(m.Join.Conn))
+	buf = binary.AppendVarint(buf, int64(m.Join.Version))
+	buf = binary.AppendVarint(buf, int64(m.Sync.Conn))
+	buf = appendPartitions(buf, m.Assignment.Partitions)
+	return binary.AppendVarint(buf, int64(m.Assignment.Error))
+}
+
+func appendSubscription(buf []byte, s impl.Subscription) []byte {
+	buf = append(buf, byte(s.Version))
+	buf = binary.AppendUvarint(buf, uint64(len(s.Topics)))
+	for _, t := range s.Topics {
+		buf = appendString(buf, t)
+	}
+	buf = appendPartitions(buf, s.OwnedPartitions)
+	buf = binary.AppendVarint(buf, int64(s.Generation))
+	buf = appendPartitions(buf, s.UserData.Previous)
+	return binary.AppendVarint(buf, int64(s.UserData.Generation))
+}
+
+func appendPartitions(buf []byte, ps impl.PartitionSet) []byte {
+	buf = binary.AppendUvarint(buf, uint64(ps.Len()))
+	for _, tp := range ps.Slice() {
+		buf = appendString(buf, tp.Topic)
+		buf = binary.AppendVarint(buf, int64(tp.Partition))
+	}
+	return buf
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// String renders the group on one line, members in id order, for traces and test failures:
+//
+//	Stable gen=2 proto=range leader=a members=(a[i1]{join@3 new} b{psync asg=(t-0)}) pending=(x)
+func (g Group) String() string {
+	var b strings.Builder
+	b.WriteString(g.state.String())
+	b.WriteString(" gen=" + strconv.Itoa(int(g.generation)))
+	if g.protocol != "" {
+		b.WriteString(" proto=" + g.protocol)
+	}
+	if g.initialJoin {
+		b.WriteString(" initial")
+	}
+	b.WriteString(" leader=" + orDash(string(g.leader)) + " members=(")
+	for i, m := range g.members {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(m.String())
+	}
+	b.WriteString(")")
+	if len(g.pending) > 0 {
+		ids := make([]string, len(g.pending))
+		for i, id := range g.pending {
+			ids[i] = string(id)
+		}
+		b.WriteString(" pending=(" + strings.Join(ids, " ") + ")")
+	}
+	return b.String()
+}
+
+// String renders one member: id, [instance], and its flags in braces.
+func (m Member) String() string {
+	s := string(m.ID)
+	if m.IsStatic() {
+		s += "[" + string(m.InstanceID) + "]"
+	}
+	var f []string
+	if m.Join.Parked {
+		f = append(f, "join@"+strconv.Itoa(int(m.Join.Conn)))
+	}
+	if m.Sync.Parked {
+		f = append(f, "sync@"+strconv.Itoa(int(m.Sync.Conn)))
+	}
+	if m.PendingSync {
+		f = append(f, "psync")
+	}
+	if m.IsNew {
+		f = append(f, "new")
+	}
+	if !m.Assignment.Partitions.IsEmpty() || m.Assignment.Error != impl.None {
+		a := "asg=" + m.Assignment.Partitions.String()
+		if m.Assignment.Error != impl.None {
+			a += "!" + m.Assignment.Error.String()
+		}
+		f = append(f, a)
+	}
+	if len(f) > 0 {
+		s += "{" + strings.Join(f, " ") + "}"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,75 @@
+package invariants
+
+import (
+	"fmt"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+var callbackConsistency = Property{
+	Name:      "revoke-before-reassign",
+	Kind:      explorer.Always,
+	Statement: "per member, callbacks track ownership: revoked or lost only what it owns, assigned only what it does not, and owned is what they add up to",
+	Source:    "KAFKA.md §2.6 (Revoked → Assigned per round); KIP-429 §3",
+	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+		owned := make([]impl.PartitionSet, len(pre.Slots))
+		touched := make([]bool, len(pre.Slots))
+		for i, s := range pre.Slots {
+			owned[i] = s.Client.Owned()
+		}
+		for _, e := range ev {
+			cb, ok := e.(spec.CallbackEvent)
+			if !ok {
+				continue
+			}
+			touched[cb.Slot] = true
+			o := owned[cb.Slot]
+			switch cb.Kind {
+			case consumer.Assigned:
+				if both := o.Intersect(cb.Partitions); !both.IsEmpty() {
+					return fmt.Sprintf("%s is assigned %s which it already owns", cb.Name, both)
+				}
+				owned[cb.Slot] = o.Union(cb.Partitions)
+			default:
+				if extra := cb.Partitions.Minus(o); !extra.IsEmpty() {
+					return fmt.Sprintf("%s is told %s %s which it does not own", cb.Name, cb.Kind, extra)
+				}
+				owned[cb.Slot] = o.Minus(cb.Partitions)
+			}
+		}
+		for i, s := range post.Slots {
+			restarted := s.Incarnation != pre.Slots[i].Incarnation
+			if (touched[i] || !restarted) && s.Process != spec.Crashed && !s.Client.Owned().Equal(owned[i]) {
+				return fmt.Sprintf("%s owns %s, but its callbacks add up to %s", name(post, i), s.Client.Owned(), owned[i])
+			}
+		}
+		return ""
+	},
+}
+
+var lostOnlyAfterMembershipLost = Property{
+	Name:      "lost-only-after-membership-lost",
+	Kind:      explorer.Always,
+	Statement: "a member's partitions are reported lost only once its membership is lost, or for partitions that no longer exist",
+	Source:    "KAFKA.md §2.3 step 2; KIP-429 §1.b, §1.e",
+	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+		for _, e := range ev {
+			cb, ok := e.(spec.CallbackEvent)
+			if !ok || cb.Kind != consumer.Lost {
+				continue
+			}
+			c := pre.Slots[cb.Slot].Client
+			member := c.MemberID() != impl.NoMemberID && c.Generation() != impl.NoGeneration
+			if member && current(pre, cb.Slot) {
+				vanished := cb.Partitions.Filter(func(tp impl.TopicPartition) bool { return !post.Cluster.Exists(tp) })
+				if !vanished.Equal(cb.Partitions) {
+					return fmt.Sprintf("%s is told lost %s while the coordinator still holds it (%s gen %d)", cb.Name, cb.Partitions.Minus(vanished), c.MemberID(), c.Generation())
+				}
+			}
+		}
+		return ""
+	},
+}

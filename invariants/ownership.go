@@ -1,0 +1,139 @@
+package invariants
+
+import (
+	"fmt"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// current reports whether slot i's consumer is a member the coordinator holds in its current
+// generation: running, its member id in the group, its generation the group's.
+func current(w spec.World, i int) bool {
+	if !w.Live(i) {
+		return false
+	}
+	c := w.Slots[i].Client
+	_, ok := w.Coord.Member(c.MemberID())
+	return ok && c.Generation() == w.Coord.Generation()
+}
+
+// doubleOwner finds a partition two of the selected slots both believe they own.
+func doubleOwner(w spec.World, include func(i int) bool) string {
+	for i := range w.Slots {
+		if !include(i) {
+			continue
+		}
+		for j := i + 1; j < len(w.Slots); j++ {
+			if !include(j) {
+				continue
+			}
+			both := w.Slots[i].Client.Owned().Intersect(w.Slots[j].Client.Owned())
+			if !both.IsEmpty() {
+				ci, cj := w.Slots[i].Client, w.Slots[j].Client
+				return fmt.Sprintf("%s owned by %s (%s gen %d) and %s (%s gen %d); the group is at gen %d",
+					both, name(w, i), ci.MemberID(), ci.Generation(), name(w, j), cj.MemberID(), cj.Generation(), w.Coord.Generation())
+			}
+		}
+	}
+	return ""
+}
+
+func name(w spec.World, i int) string { return w.Config().Members[i].Name }
+
+var exclusiveOwnership = Property{
+	Name:      "exclusive-ownership",
+	Kind:      explorer.Always,
+	Statement: "no partition is believed owned by two members the coordinator holds in its current generation",
+	Source:    "KIP-429 §2; KAFKA.md §1.12, §6 (Vanlightly's NoDoubleClientAssignment)",
+	State: func(w spec.World) string {
+		return doubleOwner(w, func(i int) bool { return current(w, i) })
+	},
+}
+
+var exclusiveOwnershipStrict = Property{
+	Name:      "exclusive-ownership-strict",
+	Kind:      explorer.Always,
+	Statement: "no partition is believed owned by two running consumers, current or not (fails in the zombie window)",
+	Source:    "KAFKA.md §1.12 (the zombie window the protocol cannot close)",
+	State: func(w spec.World) string {
+		return doubleOwner(w, func(i int) bool { return w.Live(i) })
+	},
+}
+
+var syncAssignmentValid = Property{
+	Name:      "sync-assignment-valid",
+	Kind:      explorer.Always,
+	Statement: "the leader's sync assignment gives each partition to at most one member, and only to a subscriber of its topic",
+	Source:    "KAFKA.md §1.5, §2.4",
+	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
+		for _, e := range ev {
+			a, ok := e.(spec.AssignEvent)
+			if !ok || a.Failed != "" {
+				continue
+			}
+			if why := validAssignment(a); why != "" {
+				return why
+			}
+		}
+		return ""
+	},
+}
+
+func validAssignment(a spec.AssignEvent) string {
+	topics := map[impl.MemberID][]string{}
+	for _, m := range a.Members {
+		topics[m.MemberID] = m.Metadata.Topics
+	}
+	owner := map[impl.TopicPartition]impl.MemberID{}
+	for _, m := range a.Assignments {
+		for _, tp := range m.Assignment.Partitions.Slice() {
+			if o, dup := owner[tp]; dup {
+				return fmt.Sprintf("%s: gen %d assigns %s to both %s and %s", a.Name, a.Generation, tp, o, m.MemberID)
+			}
+			owner[tp] = m.MemberID
+			sub := false
+			for _, t := range topics[m.MemberID] {
+				sub = sub || t == tp.Topic
+			}
+			if !sub {
+				return fmt.Sprintf("%s: gen %d assigns %s to %s, which does not subscribe to %s", a.Name, a.Generation, tp, m.MemberID, tp.Topic)
+			}
+		}
+	}
+	return ""
+}
+
+var noHandoverWhileOwned = Property{
+	Name:      "no-handover-while-owned",
+	Kind:      explorer.Always,
+	Statement: "a leader never hands a partition to a member while another current member still owns it",
+	Source:    "KIP-429 §2.6 (seed 000: withhold maybe-revoking partitions); KAFKA.md §2.5",
+	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+		for _, e := range ev {
+			a, ok := e.(spec.AssignEvent)
+			if !ok || a.Failed != "" {
+				continue
+			}
+			for _, m := range a.Assignments {
+				for i := range pre.Slots {
+					c := pre.Slots[i].Client
+					if !pre.Live(i) || c.MemberID() == m.MemberID || !inGroup(pre, c.MemberID()) {
+						continue
+					}
+					if both := c.Owned().Intersect(m.Assignment.Partitions); !both.IsEmpty() {
+						return fmt.Sprintf("%s's gen %d assignment gives %s to %s while %s (%s) still owns it",
+							a.Name, a.Generation, both, m.MemberID, name(pre, i), c.MemberID())
+					}
+				}
+			}
+		}
+		return ""
+	},
+}
+
+func inGroup(w spec.World, id impl.MemberID) bool {
+	_, ok := w.Coord.Member(id)
+	return ok
+}

@@ -1,0 +1,51 @@
+package invariants
+
+import (
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// Property is one named property of spec worlds. Exactly one of State and Step is set. Each
+// returns "" when the property holds and otherwise says why it does not, naming members and
+// partitions, so that a report can explain a counterexample's last step.
+type Property struct {
+	Name      string
+	Kind      explorer.Kind
+	Statement string // one line
+	Source    string // KIP section, KAFKA.md section or JIRA id
+	State     func(w spec.World) string
+	Step      func(pre spec.World, ev []spec.Event, post spec.World) string
+	// Applies says whether the property is meaningful for a config (e.g. "a fenced member is
+	// reachable" only when fencing events are budgeted). Nil means always.
+	Applies func(c spec.Config) bool
+}
+
+// For lists the properties that apply to a config, in a fixed order.
+func For(c spec.Config) []Property {
+	var out []Property
+	for _, p := range All() {
+		if p.Applies == nil || p.Applies(c) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// All is every property groupcheck knows, in report order.
+func All() []Property {
+	return []Property{
+		exclusiveOwnership, exclusiveOwnershipStrict, syncAssignmentValid, commitFencing,
+		noHandoverWhileOwned, generationMonotonic, coordinatorTransitions, callbackConsistency,
+		lostOnlyAfterMembershipLost, convergedReachable, fencedReachable,
+	}
+}
+
+// Lookup finds a property by name.
+func Lookup(name string) (Property, bool) {
+	for _, p := range All() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Property{}, false
+}

@@ -1,0 +1,108 @@
+package spec
+
+import (
+	"fmt"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/leader"
+)
+
+// Event is something observable that happened in one step: the raw material of step
+// properties and of the expected output under each step of a trace.
+type Event interface{ String() string }
+
+// CallbackEvent: a member's rebalance listener ran (assigned, revoked or lost).
+type CallbackEvent struct {
+	Slot       int
+	Name       string
+	Kind       consumer.CallbackKind
+	Partitions impl.PartitionSet
+}
+
+func (e CallbackEvent) String() string {
+	return fmt.Sprintf("%s: on-partitions-%s %s", e.Name, e.Kind, e.Partitions)
+}
+
+// SendEvent: a member sent a request.
+type SendEvent struct {
+	Slot    int
+	Name    string
+	Request impl.Request
+}
+
+func (e SendEvent) String() string {
+	return fmt.Sprintf("%s -> coord: %s", e.Name, requestText(e.Request))
+}
+
+// ReplyEvent: the coordinator answered a connection; Dropped when nobody listens there.
+type ReplyEvent struct {
+	Slot     int
+	Name     string
+	Response impl.Response
+	Dropped  bool
+}
+
+func (e ReplyEvent) String() string {
+	s := fmt.Sprintf("coord -> %s: %s", e.Name, responseText(e.Response))
+	if e.Dropped {
+		s += " (dropped: the connection is gone)"
+	}
+	return s
+}
+
+// CommitEvent: the coordinator judged an OffsetCommit. Accepted is the verdict the commit
+// fencing property judges.
+type CommitEvent struct {
+	Slot       int
+	Name       string
+	MemberID   impl.MemberID
+	Generation impl.Generation
+	Partitions impl.PartitionSet
+	Error      impl.ErrorCode
+}
+
+func (e CommitEvent) String() string {
+	return fmt.Sprintf("coord: commit %s from %s gen %d: %s", e.Partitions, e.MemberID, e.Generation, e.Error)
+}
+
+// AssignEvent: a leader computed the assignment of a generation (or failed to).
+type AssignEvent struct {
+	Slot        int
+	Name        string
+	Generation  impl.Generation
+	Members     []impl.JoinGroupMember // as the leader read them
+	Assignments []impl.MemberAssignment
+	Plan        *leader.PlanResult
+	Failed      string
+}
+
+func (e AssignEvent) String() string {
+	if e.Failed != "" {
+		return fmt.Sprintf("%s: assignment for gen %d failed: %s", e.Name, e.Generation, e.Failed)
+	}
+	return fmt.Sprintf("%s: assigns gen %d: %s", e.Name, e.Generation, formatAssignments(e.Assignments))
+}
+
+// FatalEvent: a member stopped on a fatal error.
+type FatalEvent struct {
+	Slot  int
+	Name  string
+	Error impl.ErrorCode
+}
+
+func (e FatalEvent) String() string { return fmt.Sprintf("%s: fatal %s", e.Name, e.Error) }
+
+func formatAssignments(as []impl.MemberAssignment) string {
+	s := ""
+	for i, m := range as {
+		if i > 0 {
+			s += " "
+		}
+		s += string(m.MemberID) + "=" + m.Assignment.Partitions.String()
+		if m.Assignment.Error != impl.None {
+			s += "!" + m.Assignment.Error.String()
+		}
+	}
+	return s
+}

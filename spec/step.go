@@ -1,0 +1,227 @@
+package spec
+
+import (
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/coordinator"
+)
+
+// Next is the world after action a, and false when a is not enabled in w.
+func Next(w World, a Action) (World, bool) {
+	n, _, ok := Step(w, a)
+	return n, ok
+}
+
+// Step is Next with the step's observable events, in the order they happened. It routes the
+// action to the roles in impl and does nothing else: delivery, the environment's budgets and
+// the bookkeeping of connections are the only logic of its own.
+func Step(w World, a Action) (World, []Event, bool) {
+	st := stepper{w: w}
+	st.w.cloneSlots()
+	if !st.do(a) {
+		return w, nil, false
+	}
+	return st.w, st.ev, true
+}
+
+// stepper accumulates one step: the successor world (slots already copied) and its events.
+type stepper struct {
+	w  World
+	ev []Event
+}
+
+func (st *stepper) do(a Action) bool {
+	i := int(a.Slot)
+	switch a.Kind {
+	case DeliverRequest:
+		return st.deliverRequest(i)
+	case DeliverResponse:
+		return st.deliverResponse(i)
+	case Assign:
+		return st.assign(i, a.Choice)
+	case Poll, Heartbeat, Commit, Refresh:
+		return st.memberStep(i, a.Kind)
+	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout:
+		return st.memberEnv(i, a.Kind)
+	case AddPartition, DeleteTopic:
+		return st.metadata(a.Kind, a.Topic)
+	case SessionExpiry, PendingExpiry, JoinTimeout, SyncTimeout:
+		return st.timer(a.Kind, a.Member)
+	}
+	panic("spec: unknown action kind " + a.Kind.String())
+}
+
+// deliverRequest hands the head of slot i's requests to the coordinator and routes its replies.
+func (st *stepper) deliverRequest(i int) bool {
+	s := &st.w.Slots[i]
+	if len(s.Out) == 0 {
+		return false
+	}
+	req := s.Out[0]
+	s.Out = s.Out[1:]
+	if len(s.Out) == 0 {
+		s.Out = nil
+	}
+	var fresh impl.MemberID
+	if j, ok := req.(impl.JoinGroupRequest); ok && j.MemberID == impl.NoMemberID {
+		fresh = freshID(st.w, st.w.cfg.Members[i].Name)
+	}
+	var out []impl.Reply
+	st.w.Coord, out = st.w.Coord.Handle(req, fresh)
+	if c, ok := req.(impl.OffsetCommitRequest); ok {
+		st.ev = append(st.ev, CommitEvent{Slot: i, Name: st.name(i), MemberID: c.MemberID,
+			Generation: c.Generation, Partitions: c.Partitions, Error: commitVerdict(out, c.Conn)})
+	}
+	st.route(out)
+	return true
+}
+
+// commitVerdict is the error code the coordinator answered a commit with.
+func commitVerdict(out []impl.Reply, conn impl.Conn) impl.ErrorCode {
+	for _, r := range out {
+		if c, ok := r.Response.(impl.OffsetCommitResponse); ok && r.To == conn {
+			return c.Error
+		}
+	}
+	panic("spec: the coordinator did not answer an OffsetCommit")
+}
+
+// route queues each reply on its connection, or drops it when that incarnation is gone.
+func (st *stepper) route(out []impl.Reply) {
+	for _, r := range out {
+		j, ok := st.w.slotOfConn(r.To)
+		if !ok {
+			k := int(r.To >> 6)
+			st.ev = append(st.ev, ReplyEvent{Slot: k, Name: st.name(k), Response: r.Response, Dropped: true})
+			continue
+		}
+		st.w.Slots[j].In = append(st.w.Slots[j].In[:len(st.w.Slots[j].In):len(st.w.Slots[j].In)], r.Response)
+		st.ev = append(st.ev, ReplyEvent{Slot: j, Name: st.name(j), Response: r.Response})
+	}
+}
+
+// deliverResponse hands the head of slot i's responses to its consumer.
+func (st *stepper) deliverResponse(i int) bool {
+	s := &st.w.Slots[i]
+	if s.Process != Running || len(s.In) == 0 {
+		return false
+	}
+	resp := s.In[0]
+	s.In = s.In[1:]
+	if len(s.In) == 0 {
+		s.In = nil
+	}
+	c, effs := s.Client.Receive(resp)
+	st.apply(i, c, effs)
+	return true
+}
+
+// apply installs slot i's new consumer and executes its effects.
+func (st *stepper) apply(i int, c consumer.Consumer, effs []consumer.Effect) {
+	s := &st.w.Slots[i]
+	s.Client = c
+	if !c.AwaitingAssignment {
+		s.Assigning = nil
+	}
+	for _, e := range effs {
+		switch e := e.(type) {
+		case consumer.Send:
+			s.Out = append(s.Out[:len(s.Out):len(s.Out)], e.Request)
+			st.ev = append(st.ev, SendEvent{Slot: i, Name: st.name(i), Request: e.Request})
+		case consumer.Callback:
+			st.ev = append(st.ev, CallbackEvent{Slot: i, Name: st.name(i), Kind: e.Kind, Partitions: e.Partitions})
+		case consumer.RunAssignment:
+			ra := e
+			s.Assigning = &ra
+		case consumer.Fatal:
+			st.ev = append(st.ev, FatalEvent{Slot: i, Name: st.name(i), Error: e.Error})
+		case consumer.CommitResult:
+			// The coordinator's verdict is observed at delivery (CommitEvent).
+		default:
+			panic("spec: unknown consumer effect")
+		}
+	}
+}
+
+func (st *stepper) name(i int) string {
+	if i < 0 || i >= len(st.w.cfg.Members) {
+		return "?"
+	}
+	return st.w.cfg.Members[i].Name
+}
+
+// timer fires one of the coordinator's timers. A timer that concerns only members whose
+// process is gone is free; one that fires on a live member spends its budget.
+func (st *stepper) timer(k Kind, id impl.MemberID) bool {
+	w := &st.w
+	var out []impl.Reply
+	switch k {
+	case SessionExpiry:
+		if !w.Coord.CanSessionExpire(id) || !st.spend(&w.Left.SessionTimeouts, w.held(id)) {
+			return false
+		}
+		w.Coord, out = w.Coord.SessionExpired(id)
+	case PendingExpiry:
+		if !w.Coord.EnabledPendingMemberExpiry(id) || !st.spend(&w.Left.SessionTimeouts, w.held(id)) {
+			return false
+		}
+		w.Coord, out = w.Coord.PendingMemberExpired(id)
+	case JoinTimeout:
+		if !w.Coord.EnabledJoinPhaseTimeout() || !st.spend(&w.Left.JoinTimeouts, w.joinTimeoutCosts()) {
+			return false
+		}
+		w.Coord, out = w.Coord.JoinPhaseTimeout()
+	case SyncTimeout:
+		if !w.Coord.EnabledSyncPhaseTimeout() || !st.spend(&w.Left.SyncTimeouts, w.syncTimeoutCosts()) {
+			return false
+		}
+		w.Coord, out = w.Coord.SyncPhaseTimeout()
+	}
+	st.route(out)
+	return true
+}
+
+// spend takes one from a budget when the event costs; it reports whether the event may happen.
+func (st *stepper) spend(b *int, costs bool) bool {
+	if !costs {
+		return true
+	}
+	if *b == 0 {
+		return false
+	}
+	*b--
+	return true
+}
+
+// held reports whether a live consumer holds member id id.
+func (w World) held(id impl.MemberID) bool {
+	_, ok := w.Holder(id)
+	return ok
+}
+
+// joinTimeoutCosts: the join timer fires on live members only if every member it waits for
+// is held by a live consumer. The initial delay (InitialDelayedJoin) always fires for free:
+// it is a delay, not a failure.
+func (w World) joinTimeoutCosts() bool {
+	if w.Coord.InitialJoin() {
+		return false
+	}
+	for _, m := range w.Coord.AllMembers() {
+		if !m.Join.Parked && !w.held(m.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+// syncTimeoutCosts: the sync timer is free when some member it waits for is gone.
+func (w World) syncTimeoutCosts() bool {
+	for _, m := range w.Coord.AllMembers() {
+		if m.PendingSync && !w.held(m.ID) {
+			return false
+		}
+	}
+	return true
+}
+
+var _ = coordinator.Stable

@@ -1,0 +1,144 @@
+package spec
+
+import (
+	"slices"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/coordinator"
+)
+
+// Process is the life of one slot's consumer process.
+type Process uint8
+
+const (
+	// Absent: never started (a late joiner).
+	Absent Process = iota
+	// Running: the process runs its consumer.
+	Running
+	// Crashed: the process died without leaving. Its requests already sent may still arrive.
+	Crashed
+	// Closed: the process closed its consumer (graceful leave) and stopped.
+	Closed
+)
+
+var processNames = [...]string{"absent", "running", "crashed", "closed"}
+
+func (p Process) String() string { return processNames[p] }
+
+// Slot is one member slot: a consumer process, its incarnation, and its connection to the
+// coordinator. The network is per-connection FIFO: Out holds the requests on their way to the
+// coordinator in send order, In the responses on their way back. A crash empties In (nobody
+// reads them) but not Out (sent requests still arrive: the zombie's last words).
+type Slot struct {
+	Process     Process
+	Incarnation uint8
+	Alt         bool // subscribed to the config's AltTopics
+	Client      consumer.Consumer
+	// Assigning is the round the slot's leader is computing the assignment for, from its
+	// JoinGroup response until the Assign action; nil otherwise.
+	Assigning *consumer.RunAssignment
+	Out       []impl.Request
+	In        []impl.Response
+}
+
+// World is the closed world: the coordinator, every member slot with its connection, the
+// cluster metadata, and what is left of each environment budget. It is a value: Step never
+// modifies a World, and successors share only immutable data with it.
+type World struct {
+	cfg     *Config `spec:"-"` // fixed for the run; not part of the state
+	Coord   coordinator.Group
+	Slots   []Slot
+	Cluster impl.Cluster
+	Left    Budget
+	// Observed is a set of flags owned by observers of the run (step properties that must
+	// remember a violating transition); the world itself never reads or writes it.
+	Observed uint32
+}
+
+// Config is the world's configuration.
+func (w World) Config() *Config { return w.cfg }
+
+// Init is the initial world of a config: an Empty group, every present member running and
+// subscribed (not yet polled), the configured cluster, the full budgets.
+func Init(cfg Config) World {
+	c := cfg
+	w := World{
+		cfg:     &c,
+		Coord:   coordinator.New(coordinator.Config{Variant: c.Coordinator, Faults: c.Faults}),
+		Slots:   make([]Slot, len(c.Members)),
+		Cluster: impl.NewCluster(c.Topics...),
+		Left:    c.Budget,
+	}
+	for i, m := range c.Members {
+		if !m.Absent {
+			w.Slots[i] = w.startSlot(i, Slot{})
+		}
+	}
+	return w
+}
+
+// startSlot runs a new incarnation of slot i: a fresh consumer, subscribed, on a new
+// connection. Nothing is sent until the member polls.
+func (w World) startSlot(i int, old Slot) Slot {
+	m := w.cfg.Members[i]
+	s := Slot{Process: Running, Incarnation: old.Incarnation + 1, Alt: old.Alt, Out: old.Out}
+	cfg := consumer.Config{
+		Variant:             w.cfg.Consumer,
+		Assignors:           w.cfg.MemberAssignors(i),
+		SubscriptionVersion: m.SubscriptionVersion,
+		JoinGroupVersion:    m.JoinVersion,
+		Conn:                connOf(i, s.Incarnation),
+		Faults:              w.cfg.Faults,
+	}
+	if m.Static {
+		cfg.InstanceID = impl.InstanceID(m.Name)
+	}
+	c, _ := consumer.New(cfg, w.Cluster).Subscribe(w.topicsOf(i, s.Alt))
+	s.Client = c
+	return s
+}
+
+func (w World) topicsOf(i int, alt bool) []string {
+	if alt {
+		return w.cfg.Members[i].AltTopics
+	}
+	return w.cfg.Members[i].Topics
+}
+
+// connOf numbers connections: six bits of incarnation per slot.
+func connOf(slot int, incarnation uint8) impl.Conn { return impl.Conn(slot<<6 | int(incarnation)) }
+
+// slotOfConn finds the slot whose current, running incarnation owns the connection.
+func (w World) slotOfConn(c impl.Conn) (int, bool) {
+	i, inc := int(c>>6), uint8(c&63)
+	if i >= len(w.Slots) || w.Slots[i].Incarnation != inc || w.Slots[i].Process != Running {
+		return 0, false
+	}
+	return i, true
+}
+
+// cloneSlots copies the slot slice so that a successor can replace slots without touching
+// its predecessor. Slot contents are values with immutable slices.
+func (w *World) cloneSlots() { w.Slots = slices.Clone(w.Slots) }
+
+// Live reports whether slot i runs a consumer that still takes part in the protocol.
+func (w World) Live(i int) bool {
+	return w.Slots[i].Process == Running && w.Slots[i].Client.Active()
+}
+
+// Holder is the slot whose live consumer currently holds member id id, if any.
+func (w World) Holder(id impl.MemberID) (int, bool) {
+	for i := range w.Slots {
+		if w.Live(i) && w.Slots[i].Client.MemberID() == id {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Encode appends the world's canonical encoding: every field of every role, generations
+// relative to the coordinator's (see encode.go).
+func (w World) Encode(buf []byte) []byte {
+	return appendValue(buf, w.Coord.Generation(), w)
+}
