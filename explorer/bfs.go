@@ -2,7 +2,6 @@ package explorer
 
 import (
 	"fmt"
-	"os"
 	"math"
 	"runtime"
 	"sync/atomic"
@@ -110,8 +109,7 @@ func (c *checker[S, A]) run() Report[S, A] {
 	c.start = time.Now()
 	blockBytes := int64(blockLen) * (int64(unsafe.Sizeof(*new(S))) + 8)
 	c.mon = startMonitor(c.o, c.start, func() int64 { return c.pool.count.Load() * blockBytes })
-	cur := c.initLevel()
-	stop := ""
+	cur, stop := c.initLevel()
 	for stop == "" {
 		if cur.n == 0 {
 			break // exhausted
@@ -120,20 +118,15 @@ func (c *checker[S, A]) run() Report[S, A] {
 			break
 		}
 		c.mon.beginLevel(len(c.levels), cur.n)
-		t0 := time.Now()
 		next, aborted := c.expand(cur)
-		t1 := time.Now()
-		c.pool.put(cur.blocks)
+		c.pool.put(cur.blocks, len(next.blocks))
 		if aborted {
-			c.pool.put(next.blocks)
+			c.pool.put(next.blocks, 0)
 			c.discardLevel()
 			stop = c.mon.reason()
 			break
 		}
 		stop = c.commit(next)
-		if os.Getenv("EXPLORER_DEBUG") != "" {
-			fmt.Fprintf(os.Stderr, "level %d: expand %v commit %v n=%d\n", len(c.levels)-1, t1.Sub(t0), time.Since(t1), next.n)
-		}
 		cur = next
 	}
 	c.mon.stop()
@@ -171,7 +164,7 @@ func (c *checker[S, A]) violationStop() bool {
 }
 
 // initLevel builds level 0 from m.Init.
-func (c *checker[S, A]) initLevel() *level[S] {
+func (c *checker[S, A]) initLevel() (*level[S], string) {
 	c.inits = c.m.Init()
 	c.generated = int64(len(c.inits))
 	w := c.ws[0]
@@ -184,8 +177,13 @@ func (c *checker[S, A]) initLevel() *level[S] {
 	}
 	lv := gather([]*writer[S]{&w.out})
 	lv.number()
+	stop := ""
+	if c.o.MaxStates > 0 && lv.n > c.o.MaxStates {
+		lv.truncate(c.o.MaxStates)
+		stop = StopMaxStates
+	}
 	c.checkLevel(lv, 0)
-	return lv
+	return lv, stop
 }
 
 // discardLevel forgets the counters of an expansion that was aborted.

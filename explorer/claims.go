@@ -14,14 +14,19 @@ import (
 //
 // It is one open-addressing table of (fingerprint, key) pairs with
 // linear probing, updated lock-free: a fingerprint is placed by a CAS
-// on an empty slot and the key is lowered by a CAS-min loop (keys start
-// at noKey). It never grows during a batch of expansion units: before
-// each batch, ensure makes room for every successor the batch can
-// produce (at most parents × the most actions seen), and a slot taken
-// past the hard limit goes to a mutex-guarded overflow map instead, so
-// a wrong estimate costs speed, never correctness. It holds one level.
+// on an empty slot and the key is lowered by a CAS-min loop (a slot
+// stores key+1, so 0 means none yet and a fresh table needs no
+// initialisation). A claimer that displaces a key records it as a
+// loser; commit drops the records of losers, so it needs no lookup per
+// record.
+//
+// It never grows during a batch of expansion units: before each batch,
+// ensure makes room for the new fingerprints the batch is expected to
+// produce (twice the rate of the last batch), and a slot taken past a
+// worker's share goes to a mutex-guarded overflow map instead, so a
+// wrong estimate costs speed, never correctness. It holds one level.
 type claims struct {
-	tab   words // pairs: tab[2i] = fingerprint, tab[2i+1] = key
+	tab   words // pairs: tab[2i] = fingerprint, tab[2i+1] = key+1
 	n     int   // pair slots
 	used  int64 // fingerprints in tab, as of the last batch boundary
 	limit int64 // above this many fingerprints, new ones overflow
@@ -33,7 +38,7 @@ type claims struct {
 
 const (
 	claimMinSlots   = 1 << 10
-	claimTargetLoad = 0.5
+	claimTargetLoad = 0.65
 	claimHardLoad   = 0.9
 )
 
@@ -48,16 +53,16 @@ func (c *claims) alloc(n int) {
 	c.tab = allocWords(2 * n)
 	c.n = n
 	c.limit = int64(float64(n) * claimHardLoad)
-	for i := 1; i < len(c.tab.w); i += 2 {
-		c.tab.w[i] = noKey
-	}
 }
 
 // budget is one worker's share of the free slots for a batch, so that
-// workers need not share a counter (a contended cache line).
+// workers need not share a counter (a contended cache line), and the
+// keys it has displaced: a record whose key is displaced lost its claim,
+// and commit drops it.
 type budget struct {
-	left int64
-	used int64
+	left   int64
+	used   int64
+	losers []uint64
 }
 
 // share returns each of n workers' budget for the next batch.
@@ -83,7 +88,7 @@ func (c *claims) claim(fp, key uint64, vis *visited, b *budget) bool {
 				checked = true
 			}
 			if b.left == 0 {
-				return c.claimOverflow(fp, key)
+				return c.claimOverflow(fp, key, b)
 			}
 			if !atomic.CompareAndSwapUint64(&tab[2*i], 0, fp) {
 				continue // taken meanwhile: look at it again
@@ -93,7 +98,7 @@ func (c *claims) claim(fp, key uint64, vis *visited, b *budget) bool {
 			x = fp
 		}
 		if x == fp {
-			return lowerKey(&tab[2*i+1], key)
+			return lowerKey(&tab[2*i+1], key, b)
 		}
 		if i++; i == c.n {
 			i = 0
@@ -106,27 +111,38 @@ func (c *claims) touch(fp uint64) uint64 {
 	return c.tab.w[2*slotOf(fp, 0, c.n)]
 }
 
-func lowerKey(p *uint64, key uint64) bool {
+// lowerKey lowers the key stored at p to key if key is smaller,
+// recording the displaced key as a loser. A slot stores key+1, so that
+// a zeroed table needs no initialisation: 0 means no key yet.
+func lowerKey(p *uint64, key uint64, b *budget) bool {
+	stored := key + 1
 	for {
 		old := atomic.LoadUint64(p)
-		if key >= old {
+		if old != 0 && stored >= old {
 			return false
 		}
-		if atomic.CompareAndSwapUint64(p, old, key) {
+		if atomic.CompareAndSwapUint64(p, old, stored) {
+			if old != 0 {
+				b.losers = append(b.losers, old-1)
+			}
 			return true
 		}
 	}
 }
 
-func (c *claims) claimOverflow(fp, key uint64) bool {
+func (c *claims) claimOverflow(fp, key uint64, b *budget) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.overflow == nil {
 		c.overflow = make(map[uint64]uint64)
 	}
 	c.spilled.Store(true)
-	if old, ok := c.overflow[fp]; ok && old <= key {
+	old, ok := c.overflow[fp]
+	if ok && old <= key {
 		return false
+	}
+	if ok {
+		b.losers = append(b.losers, old)
 	}
 	c.overflow[fp] = key
 	return true
@@ -146,7 +162,7 @@ func (c *claims) key(fp uint64) uint64 {
 			i = 0
 		}
 	}
-	k := tab[2*i+1] // noKey if the slot is empty
+	k := tab[2*i+1] - 1 // noKey if the slot is empty
 	if c.spilled.Load() {
 		// A racing claimer may have gone to the overflow while the
 		// fingerprint entered the table: the smaller key wins.
@@ -161,13 +177,14 @@ func (c *claims) key(fp uint64) uint64 {
 func (c *claims) settle(bs []*budget) {
 	for _, b := range bs {
 		c.used += b.used
-		*b = budget{}
+		b.used, b.left = 0, 0
 	}
 }
 
 // ensure makes room for more fingerprints before a batch of
-// expansion; it must not run concurrently with claim.
-func (c *claims) ensure(more int64) {
+// expansion; it must not run concurrently with claim. Losers found
+// while folding the overflow go to b.
+func (c *claims) ensure(more int64, b *budget) {
 	need := c.used + more
 	if need <= int64(float64(c.n)*claimHardLoad*0.9) && !c.spilled.Load() {
 		return
@@ -178,27 +195,39 @@ func (c *claims) ensure(more int64) {
 	c.used = 0
 	for i := 0; i < len(old.w); i += 2 {
 		if old.w[i] != 0 {
-			c.put(old.w[i], old.w[i+1])
+			c.put(old.w[i], old.w[i+1]-1, b)
 		}
 	}
 	old.free()
+	c.fold(b)
+}
+
+// fold moves the overflow into the table. A fingerprint that raced into
+// both keeps the smaller key; the other is a loser.
+func (c *claims) fold(b *budget) {
 	for fp, k := range c.overflow {
-		c.put(fp, k)
+		c.put(fp, k, b)
 	}
 	c.overflow = nil
 	c.spilled.Store(false)
 }
 
-// put inserts during a rehash (single-threaded).
-func (c *claims) put(fp, key uint64) {
+// put inserts single-threaded (rehash, fold), keeping the smaller key.
+func (c *claims) put(fp, key uint64, b *budget) {
 	tab := c.tab.w
 	i := slotOf(fp, 0, c.n)
 	for tab[2*i] != 0 {
+		if tab[2*i] == fp {
+			cur := tab[2*i+1] - 1
+			tab[2*i+1] = min(key, cur) + 1
+			b.losers = append(b.losers, max(key, cur))
+			return
+		}
 		if i++; i == c.n {
 			i = 0
 		}
 	}
-	tab[2*i], tab[2*i+1] = fp, key
+	tab[2*i], tab[2*i+1] = fp, key+1
 	c.used++
 }
 
@@ -211,9 +240,6 @@ func (c *claims) reset() {
 		c.alloc(want)
 	} else {
 		clear(c.tab.w)
-		for i := 1; i < len(c.tab.w); i += 2 {
-			c.tab.w[i] = noKey
-		}
 	}
 	c.used = 0
 	c.overflow = nil

@@ -1,22 +1,27 @@
 package explorer
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // commit turns the records of an expansion into the next level:
 //
-//  1. In parallel over segments: drop every record whose parent key is
-//     not the winning (smallest) key of its fingerprint in the claims
-//     table, so each new state is kept exactly once, by its smallest
-//     parent key; insert the survivors into the visited set; check the
-//     undecided properties.
+//  1. In parallel over segments: drop every record whose parent key
+//     lost its claim (was displaced by a smaller key for the same
+//     fingerprint, see claims), so each new state is kept exactly once,
+//     by its smallest parent key; insert the survivors into the visited
+//     set; check the undecided properties.
 //  2. Number the level (segment order is parent-key order), apply
 //     MaxStates, resolve where each property was decided, and append the
 //     parent keys to the trace.
 //
 // It returns the name of the bound that stops the run, if any.
 func (c *checker[S, A]) commit(next *level[S]) string {
+	losers := c.losers()
+	c.presize(next, len(losers))
 	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
-		c.filterSegment(c.ws[w], &next.segs[k])
+		c.filterSegment(c.ws[w], &next.segs[k], losers)
 		return true
 	})
 	c.cl.reset()
@@ -53,25 +58,75 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 	return stop
 }
 
-// filterSegment keeps the records that won their claim and adds their
-// fingerprints to the visited set.
-func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S]) {
+// losers collects and sorts the keys that lost their claims.
+func (c *checker[S, A]) losers() []uint64 {
+	var ls []uint64
+	for _, w := range c.ws {
+		ls = append(ls, w.budget.losers...)
+		w.budget.losers = w.budget.losers[:0]
+	}
+	slices.Sort(ls)
+	return ls
+}
+
+// presize grows the visited shards before commit inserts the level, so
+// that inserts rarely wait for a resize under a shard's lock. The level
+// has one state per record that did not lose its claim; a shard gets
+// its share plus three standard deviations.
+func (c *checker[S, A]) presize(next *level[S], losers int) {
+	records := -float64(losers)
+	for _, s := range next.segs {
+		records += float64(len(s.states))
+	}
+	share := records / visitedShards
+	perShard := int(share + 3*math.Sqrt(share) + 16)
+	parallelFor(c.workers, visitedShards, func(_, i int) bool {
+		c.vis.shards[i].reserve(perShard)
+		return true
+	})
+}
+
+// filterSegment keeps the records whose key did not lose its claim and
+// adds their fingerprints to the visited set. Keys in a segment
+// increase, so the losers are merged in. Records go in groups whose
+// visited slots are touched first, so that the cache misses overlap.
+func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers []uint64) {
 	kept := 0
-	for j, t := range seg.states {
-		w.enc = c.m.Encode(t, w.enc[:0])
-		fp := fingerprint(w.enc)
-		if c.cl.key(fp) != seg.keys[j] {
-			continue
+	if len(seg.keys) > 0 {
+		i, _ := slices.BinarySearch(losers, seg.keys[0])
+		losers = losers[i:]
+	}
+	for lo := 0; lo < len(seg.states); lo += filterGroup {
+		group := seg.states[lo:min(lo+filterGroup, len(seg.states))]
+		w.fps = w.fps[:0]
+		var sink uint64
+		for _, t := range group {
+			w.enc = c.m.Encode(t, w.enc[:0])
+			fp := fingerprint(w.enc)
+			w.fps = append(w.fps, fp)
+			sink += c.vis.touch(fp)
 		}
-		c.vis.insert(fp)
-		seg.states[kept] = t
-		seg.keys[kept] = seg.keys[j]
-		kept++
+		w.sink += sink
+		for j, t := range group {
+			key := seg.keys[lo+j]
+			for len(losers) > 0 && losers[0] < key {
+				losers = losers[1:]
+			}
+			if len(losers) > 0 && losers[0] == key {
+				continue
+			}
+			c.vis.insert(w.fps[j])
+			seg.states[kept] = t
+			seg.keys[kept] = key
+			kept++
+		}
 	}
 	clear(seg.states[kept:])
 	seg.states = seg.states[:kept]
 	seg.keys = seg.keys[:kept]
 }
+
+const filterGroup = 16
 
 // checkLevel checks the properties on a numbered level (level 0) in the
 // calling goroutine.

@@ -23,7 +23,7 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 			parents += u.hi - u.lo
 		}
 		before := c.cl.size()
-		c.cl.ensure(int64(float64(parents)*2*c.claimRate) + 1024)
+		c.cl.ensure(int64(float64(parents)*2*c.claimRate)+1024, &c.ws[0].budget)
 		share := c.cl.share(c.workers)
 		for _, w := range c.ws {
 			w.budget.left = share
@@ -41,6 +41,7 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 		}
 		c.claimRate = max(1, float64(c.cl.size()-before)/float64(parents))
 	}
+	c.cl.ensure(0, &c.ws[0].budget) // fold any overflow: every loser known
 	outs := make([]*writer[S], len(c.ws))
 	for i, w := range c.ws {
 		outs[i] = &w.out
@@ -57,6 +58,10 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 		s := seg.states[j]
 		pos := seg.base + int64(j)
 		w.acts = c.m.Actions(s, w.acts[:0])
+		// The parent is a state of an earlier level, so a self-loop
+		// needs no lookup.
+		w.enc = c.m.Encode(s, w.enc[:0])
+		self := fingerprint(w.enc)
 		// Pass 1: successors and fingerprints.
 		w.succ, w.fps, w.idx = w.succ[:0], w.fps[:0], w.idx[:0]
 		for i, a := range w.acts {
@@ -64,9 +69,13 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 			if !ok {
 				continue
 			}
+			gen++
 			w.cov[c.m.ActionKind(a)]++
 			w.enc = c.m.Encode(t, w.enc[:0])
 			fp := fingerprint(w.enc)
+			if fp == self {
+				continue
+			}
 			w.succ = append(w.succ, t)
 			w.fps = append(w.fps, fp)
 			w.idx = append(w.idx, i)
@@ -78,7 +87,6 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 			sink += c.cl.touch(fp) + c.vis.touch(fp)
 		}
 		w.sink += sink
-		gen += int64(len(w.succ))
 		// Pass 2: claim them.
 		for k, fp := range w.fps {
 			key := parentKey(pos, w.idx[k])

@@ -3,8 +3,8 @@ package explorer
 import (
 	"fmt"
 	"math"
-	"slices"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -62,15 +62,18 @@ type unit struct {
 const unitLen = 512
 
 // pool supplies blocks. For a pointer-free S (the common case of a
-// packed state) blocks are mapped outside the Go heap and unmapped as
-// soon as they are released, so the resident memory follows the width
-// of the frontier down as well as up. Otherwise blocks come from the Go
-// heap and are recycled through a free list, leaving no garbage.
+// packed state) the memory is mapped outside the Go heap, the keys of a
+// committed level are given back before the level is expanded, and the
+// free lists are trimmed to the width of the last level, so resident
+// memory follows the frontier down as well as up. Otherwise blocks come
+// from the Go heap and are recycled whole, leaving no garbage.
 type pool[S any] struct {
 	offHeap bool
 	mu      sync.Mutex
-	free    []*block[S]
-	count   atomic.Int64 // blocks allocated and not unmapped
+	free    []*block[S] // on-heap blocks
+	states  []words     // off-heap free lists
+	keys    []words
+	count   atomic.Int64 // blocks allocated (for progress)
 }
 
 func newPool[S any]() *pool[S] {
@@ -78,57 +81,84 @@ func newPool[S any]() *pool[S] {
 }
 
 func (p *pool[S]) get() *block[S] {
-	if p.offHeap {
-		p.count.Add(1)
-		size := unsafe.Sizeof(*new(S))
-		b := &block[S]{keysMem: allocWordsOffHeap(blockLen)}
-		b.keys = b.keysMem.w
-		b.statesMem = allocWordsOffHeap(int((uintptr(blockLen)*size + 7) / 8))
-		if size > 0 {
-			b.states = unsafe.Slice((*S)(unsafe.Pointer(&b.statesMem.w[0])), blockLen)
-		} else {
-			b.states = make([]S, blockLen)
-		}
-		return b
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if n := len(p.free); n > 0 {
-		b := p.free[n-1]
-		p.free = p.free[:n-1]
-		return b
+	if !p.offHeap {
+		if n := len(p.free); n > 0 {
+			b := p.free[n-1]
+			p.free = p.free[:n-1]
+			return b
+		}
+		p.count.Add(1)
+		return &block[S]{states: make([]S, blockLen), keys: make([]uint64, blockLen)}
 	}
-	p.count.Add(1)
-	return &block[S]{states: make([]S, blockLen), keys: make([]uint64, blockLen)}
+	b := &block[S]{}
+	if n := len(p.states); n > 0 {
+		b.statesMem, p.states = p.states[n-1], p.states[:n-1]
+	} else {
+		size := unsafe.Sizeof(*new(S))
+		b.statesMem = allocWordsOffHeap(int((uintptr(blockLen)*size + 7) / 8))
+		p.count.Add(1)
+	}
+	if n := len(p.keys); n > 0 {
+		b.keysMem, p.keys = p.keys[n-1], p.keys[:n-1]
+	} else {
+		b.keysMem = allocWordsOffHeap(blockLen)
+	}
+	b.keys = b.keysMem.w
+	if len(b.statesMem.w) > 0 {
+		b.states = unsafe.Slice((*S)(unsafe.Pointer(&b.statesMem.w[0])), blockLen)
+	} else {
+		b.states = make([]S, blockLen) // zero-size S
+	}
+	return b
 }
 
-func (p *pool[S]) put(bs []*block[S]) {
-	if p.offHeap {
+// put takes back the blocks of a level that has been expanded, keeping
+// at most keep blocks' worth of free memory.
+func (p *pool[S]) put(bs []*block[S], keep int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.offHeap {
 		for _, b := range bs {
-			b.keysMem.free()
-			b.statesMem.free()
-			*b = block[S]{}
+			clear(b.states) // drop references held by S
 		}
-		p.count.Add(-int64(len(bs)))
+		p.free = append(p.free, bs...)
 		return
 	}
 	for _, b := range bs {
-		clear(b.states) // drop references held by S
+		p.states = append(p.states, b.statesMem)
+		if b.keysMem.w != nil {
+			p.keys = append(p.keys, b.keysMem)
+		}
+		*b = block[S]{}
 	}
-	p.mu.Lock()
-	p.free = append(p.free, bs...)
-	p.mu.Unlock()
+	p.states = trim(p.states, keep, &p.count)
+	p.keys = trim(p.keys, keep, nil)
 }
 
-// dropKeys releases the parent keys of a committed level, which are in
-// the trace by then; only off-heap blocks give them back.
+func trim(ws []words, keep int, count *atomic.Int64) []words {
+	for len(ws) > keep {
+		ws[len(ws)-1].free()
+		ws = ws[:len(ws)-1]
+		if count != nil {
+			count.Add(-1)
+		}
+	}
+	return ws
+}
+
+// dropKeys takes back the parent keys of a committed level, which are in
+// the trace by then (off-heap blocks only).
 func (p *pool[S]) dropKeys(lv *level[S]) {
 	if !p.offHeap {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, b := range lv.blocks {
-		b.keysMem.free()
-		b.keys = nil
+		p.keys = append(p.keys, b.keysMem)
+		b.keysMem, b.keys = words{}, nil
 	}
 	for i := range lv.segs {
 		lv.segs[i].keys = nil

@@ -28,8 +28,8 @@ const (
 	visitedMinSlots  = 4096
 	// A shard grows when more than maxLoad of its home slots are
 	// full, to targetLoad.
-	visitedMaxLoad    = 0.90
-	visitedTargetLoad = 0.70
+	visitedMaxLoad    = 0.93
+	visitedTargetLoad = 0.75
 )
 
 type visitedShard struct {
@@ -87,6 +87,14 @@ func (v *visited) insert(fp uint64) bool {
 	}
 	sh.mu.Unlock()
 	return added
+}
+
+// reserve grows the shard, if needed, to take more fingerprints
+// without a resize. Not safe for concurrent use with insert.
+func (sh *visitedShard) reserve(more int) {
+	if sh.n+more > sh.limit {
+		sh.resize(int(float64(sh.n+more)/visitedTargetLoad) + 1)
+	}
 }
 
 // put inserts fp in order. ok is false if the cluster would run past

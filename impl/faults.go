@@ -21,9 +21,10 @@ const (
 	// FaultSkipJoinPrepareAfterReset: after a reset mid-rebalance the consumer does not re-run
 	// onJoinPrepare, so it keeps claiming its partitions (KAFKA-12983, B7).
 	FaultSkipJoinPrepareAfterReset
-	// FaultStaleClaimAfterSyncRebalance: the consumer's claim after REBALANCE_IN_PROGRESS on
-	// SyncGroup is labelled with the new generation but holds the old partitions, and the
-	// leader trusts the label (KAFKA-13419, B8a).
+	// FaultStaleClaimAfterSyncRebalance: after REBALANCE_IN_PROGRESS on SyncGroup the
+	// consumer's claim holds the old partitions under the new generation's label — as Java's
+	// v2 field always does — and the fault extends the stale label to cooperative-sticky's
+	// user-data generation, which a leader reading v1 subscriptions trusts (KAFKA-13419, B8a).
 	FaultStaleClaimAfterSyncRebalance
 	// FaultResetGenerationOnSyncRebalance: the consumer resets its generation on
 	// REBALANCE_IN_PROGRESS from SyncGroup (KAFKA-13891 → KAFKA-14016, B8b).

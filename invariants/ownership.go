@@ -60,6 +60,18 @@ var exclusiveOwnershipStrict = Property{
 	State: func(w spec.World) string {
 		return doubleOwner(w, func(i int) bool { return w.Live(i) })
 	},
+	Expected: zombieWindow,
+}
+
+// zombieWindow: when the coordinator can remove a member that is still running (its session
+// or a phase timer expires while it is slow or cut off), the member keeps processing until a
+// response tells it: no protocol can close that window (KAFKA.md §1.12).
+func zombieWindow(c spec.Config) string {
+	b := c.Budget
+	if b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.LostResponses == 0 {
+		return ""
+	}
+	return "a live member can be removed by a timeout and keeps its partitions until a response tells it (the zombie window, KAFKA.md §1.12)"
 }
 
 var syncAssignmentValid = Property{
@@ -108,12 +120,12 @@ func validAssignment(a spec.AssignEvent) string {
 var noHandoverWhileOwned = Property{
 	Name:      "no-handover-while-owned",
 	Kind:      explorer.Always,
-	Statement: "a leader never hands a partition to a member while another current member still owns it",
+	Statement: "a current leader never hands a partition to a member while another member of the group still owns it",
 	Source:    "KIP-429 §2.6 (seed 000: withhold maybe-revoking partitions); KAFKA.md §2.5",
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
 		for _, e := range ev {
 			a, ok := e.(spec.AssignEvent)
-			if !ok || a.Failed != "" {
+			if !ok || a.Failed != "" || !currentLeader(pre, a) {
 				continue
 			}
 			for _, m := range a.Assignments {
@@ -136,4 +148,11 @@ var noHandoverWhileOwned = Property{
 func inGroup(w spec.World, id impl.MemberID) bool {
 	_, ok := w.Coord.Member(id)
 	return ok
+}
+
+// currentLeader: the assignment comes from the group's leader of its current generation. A
+// leader evicted while computing (a zombie) sends a SyncGroup the coordinator will refuse.
+func currentLeader(w spec.World, a spec.AssignEvent) bool {
+	c := w.Slots[a.Slot].Client
+	return a.Generation == w.Coord.Generation() && c.MemberID() == w.Coord.Leader()
 }

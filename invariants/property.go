@@ -18,6 +18,18 @@ type Property struct {
 	// Applies says whether the property is meaningful for a config (e.g. "a fenced member is
 	// reachable" only when fencing events are budgeted). Nil means always.
 	Applies func(c spec.Config) bool
+	// Expected, when it returns a reason, marks a violation as one the protocol cannot
+	// prevent in that config (the zombie window): it is reported, with its counterexample
+	// and the reason, but does not fail the run. Nil means never expected.
+	Expected func(c spec.Config) string
+}
+
+// ExpectedViolation is the reason a violation of p is expected in c, or "".
+func (p Property) ExpectedViolation(c spec.Config) string {
+	if p.Expected == nil {
+		return ""
+	}
+	return p.Expected(c)
 }
 
 // For lists the properties that apply to a config, in a fixed order.

@@ -94,6 +94,10 @@ func (w World) startSlot(i int, old Slot) Slot {
 	if m.Static {
 		cfg.InstanceID = impl.InstanceID(m.Name)
 	}
+	if m.Protocol != nil {
+		p := *m.Protocol
+		cfg.RebalanceProtocol = &p
+	}
 	c, _ := consumer.New(cfg, w.Cluster).Subscribe(w.topicsOf(i, s.Alt))
 	s.Client = c
 	return s

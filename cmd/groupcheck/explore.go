@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// bounds are the flags every exploring command shares.
+type bounds struct {
+	workers, maxDepth int
+	maxStates         int64
+	maxTime           time.Duration
+	maxMemory         uint64
+	json              bool
+	cpuProfile        string
+}
+
+func (b *bounds) register(fs *flag.FlagSet) {
+	fs.IntVar(&b.workers, "workers", 0, "worker goroutines (0 = all cores)")
+	fs.IntVar(&b.maxDepth, "max-depth", 0, "stop after this depth (0 = unbounded)")
+	fs.Int64Var(&b.maxStates, "max-states", 0, "stop after this many distinct states (0 = unbounded)")
+	fs.DurationVar(&b.maxTime, "max-time", 0, "stop after this long, e.g. 30s (0 = unbounded)")
+	fs.Uint64Var(&b.maxMemory, "max-memory", 0, "stop when the resident set exceeds this many bytes (0 = unbounded)")
+	fs.BoolVar(&b.json, "json", false, "print one JSON object on stdout")
+	fs.StringVar(&b.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+}
+
+// profile starts the CPU profile if asked; the returned function stops it.
+func (b bounds) profile() (stop func(), err error) {
+	if b.cpuProfile == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(b.cpuProfile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+func (b bounds) options(stderr io.Writer) explorer.Options {
+	o := explorer.Options{Workers: b.workers, MaxDepth: b.maxDepth, MaxStates: b.maxStates, MaxTime: b.maxTime, MaxMemory: b.maxMemory}
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+		o.Progress = stderr
+	}
+	return o
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func explore(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var b bounds
+	b.register(fs)
+	preset := fs.String("preset", "", "a built-in world (groupcheck presets); default "+spec.DefaultPreset)
+	config := fs.String("config", "", "a world in the config-file format")
+	out := fs.String("out", "", "directory to write counterexamples to")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "groupcheck explore: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	cfg, err := loadConfig(*preset, *config)
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
+		return 2
+	}
+	stop, err := b.profile()
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
+		return 2
+	}
+	m := invariants.NewModel(cfg)
+	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), b.options(stderr))
+	stop()
+	rep := newReport(m, r)
+	if *out != "" {
+		if err := rep.writeTraces(*out); err != nil {
+			fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
+			return 2
+		}
+	}
+	if b.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
+			return 2
+		}
+	} else {
+		rep.writeText(stdout)
+	}
+	if rep.failed() {
+		return 1
+	}
+	return 0
+}
+
+func loadConfig(preset, file string) (spec.Config, error) {
+	switch {
+	case preset != "" && file != "":
+		return spec.Config{}, fmt.Errorf("--preset and --config exclude each other")
+	case file != "":
+		f, err := os.Open(file)
+		if err != nil {
+			return spec.Config{}, err
+		}
+		defer f.Close()
+		return spec.ParseConfig(filepath.Base(file), f)
+	}
+	if preset == "" {
+		preset = spec.DefaultPreset
+	}
+	p, err := spec.LookupPreset(preset)
+	if err != nil {
+		return spec.Config{}, err
+	}
+	return p.Config()
+}
+
+// cleanName makes a property name safe as a file name.
+func cleanName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+}

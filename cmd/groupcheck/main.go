@@ -1,0 +1,54 @@
+// Command groupcheck model-checks Kafka's consumer-group rebalance protocols.
+//
+//	groupcheck explore [--preset NAME | --config FILE] [--workers N] [--max-depth N]
+//	                   [--max-states N] [--max-time DURATION] [--max-memory BYTES]
+//	                   [--json] [--out DIR]
+//	groupcheck presets
+//	groupcheck bench twophase --rm N [--workers N] [--json]
+//
+// Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
+// unreached, 2 for bad usage or a bad config.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+)
+
+func main() {
+	// Exploration allocates many short-lived successors and keeps few: a larger heap goal
+	// halves the time spent in the collector (measured: 15.9s → 8.8s on a 126k-state world).
+	// GOGC in the environment still wins, and --max-memory bounds the process either way.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  groupcheck explore [--preset NAME | --config FILE] [flags]   explore a world exhaustively
+  groupcheck presets                                           list the built-in worlds
+  groupcheck bench twophase --rm N [--workers N] [--json]      the TwoPhase commit benchmark
+Run "groupcheck explore --help" for the explore flags.`
+
+// run is main without the process: arguments in, exit status out.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		args = []string{"explore"}
+	}
+	switch args[0] {
+	case "explore":
+		return explore(args[1:], stdout, stderr)
+	case "presets":
+		return presets(stdout)
+	case "bench":
+		return bench(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "groupcheck: unknown command %q\n%s\n", args[0], usage)
+	return 2
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// report is what explore prints: the JSON fields are the documented --json output.
+type report struct {
+	Config      string           `json:"config"`
+	Exhaustive  bool             `json:"exhaustive"`
+	StoppedBy   string           `json:"stopped_by"`
+	Distinct    int64            `json:"distinct"`
+	Generated   int64            `json:"generated"`
+	Depth       int              `json:"depth"`
+	Seconds     float64          `json:"seconds"`
+	Workers     int              `json:"workers"`
+	Collision   float64          `json:"collision_probability"`
+	PeakMemory  uint64           `json:"peak_memory_bytes"`
+	Properties  []propertyReport `json:"properties"`
+	NeverTaken  []string         `json:"actions_never_enabled"`
+	Coverage    map[string]int64 `json:"coverage"`
+	ExploreNote string           `json:"note,omitempty"`
+
+	paths []*explorer.Path[spec.World, spec.Action]
+	cfg   spec.Config
+}
+
+type propertyReport struct {
+	Name      string   `json:"name"`
+	Kind      string   `json:"kind"`
+	Status    string   `json:"status"`
+	Statement string   `json:"statement"`
+	Source    string   `json:"source"`
+	Why       string   `json:"why,omitempty"`
+	Expected  string   `json:"expected,omitempty"`
+	Trace     []string `json:"trace"`
+}
+
+func newReport(m *invariants.Model, r explorer.Report[spec.World, spec.Action]) *report {
+	cfg := m.Config()
+	rep := &report{
+		Config: cfg.Name, Exhaustive: r.Exhaustive, StoppedBy: r.StoppedBy, Distinct: r.Distinct,
+		Generated: r.Generated, Depth: r.Depth, Seconds: r.Duration.Seconds(), Workers: r.Workers,
+		Collision: r.Collision, PeakMemory: r.PeakMemory, NeverTaken: r.NeverTaken,
+		Coverage: map[string]int64{}, cfg: cfg,
+	}
+	for _, c := range r.Coverage {
+		rep.Coverage[c.Kind] = c.Count
+	}
+	if r.Err != nil {
+		rep.ExploreNote = r.Err.Error()
+	}
+	for i, pr := range r.Properties {
+		p := m.Props()[i]
+		out := propertyReport{Name: pr.Name, Kind: pr.Kind.String(), Status: pr.Status.String(), Statement: p.Statement, Source: p.Source, Trace: []string{}}
+		var path *explorer.Path[spec.World, spec.Action]
+		if pr.Status == explorer.Violated && pr.Path != nil {
+			path = pr.Path
+			out.Why = m.Explain(pr.Name, pr.Path)
+			out.Expected = p.ExpectedViolation(cfg)
+			for _, s := range pr.Path.Steps {
+				out.Trace = append(out.Trace, s.Action.Text(&cfg))
+			}
+		}
+		rep.paths = append(rep.paths, path)
+		rep.Properties = append(rep.Properties, out)
+	}
+	return rep
+}
+
+// failed: a violation, or a sometimes-property never reached in an exhaustive run.
+func (r *report) failed() bool {
+	for _, p := range r.Properties {
+		if p.Status == "violated" && p.Expected == "" || p.Status == "unreached" {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *report) writeText(w io.Writer) {
+	verdict := "exhaustive: every reachable state was explored"
+	if !r.Exhaustive {
+		verdict = "BOUNDED: stopped by " + r.StoppedBy + "; holds means held in the states explored"
+	}
+	fmt.Fprintf(w, "world %s: %d distinct states, %d generated, depth %d, %.1fs on %d workers\n%s\n",
+		r.Config, r.Distinct, r.Generated, r.Depth, r.Seconds, r.Workers, verdict)
+	fmt.Fprintf(w, "fingerprint collision probability ≤ %.2g\n\n", r.Collision)
+	for _, p := range r.Properties {
+		status := p.Status
+		if p.Expected != "" {
+			status += "*"
+		}
+		fmt.Fprintf(w, "  %-10s %-10s %-33s %s\n", status, p.Kind, p.Name, p.Statement)
+	}
+	for _, p := range r.Properties {
+		if p.Expected != "" {
+			fmt.Fprintf(w, "  * %s: expected in this world, does not fail the run: %s\n", p.Name, p.Expected)
+		}
+	}
+	if len(r.NeverTaken) > 0 {
+		fmt.Fprintf(w, "\nactions never enabled: %s\n", strings.Join(r.NeverTaken, ", "))
+	}
+	for i, p := range r.Properties {
+		if r.paths[i] == nil {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s violated (%s): %s\nshortest counterexample, %d steps:\n", p.Name, p.Source, p.Why, len(p.Trace))
+		writePath(w, &r.cfg, r.paths[i])
+	}
+}
+
+// writePath prints a path step by step: the action, the step's events, and the lines of the
+// world that changed.
+func writePath(w io.Writer, cfg *spec.Config, p *explorer.Path[spec.World, spec.Action]) {
+	fmt.Fprintf(w, "  initial world:\n%s", indent(p.Init.String(), "    "))
+	prev := p.Init
+	for i, s := range p.Steps {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, s.Action.Text(cfg))
+		_, ev, _ := spec.Step(prev, s.Action)
+		for _, e := range ev {
+			fmt.Fprintf(w, "       %s\n", e)
+		}
+		for _, line := range changedLines(prev.String(), s.State.String()) {
+			fmt.Fprintf(w, "     | %s\n", line)
+		}
+		prev = s.State
+	}
+}
+
+// changedLines are the lines of after that are not lines of before.
+func changedLines(before, after string) []string {
+	old := map[string]bool{}
+	for _, l := range strings.Split(before, "\n") {
+		old[l] = true
+	}
+	var out []string
+	for _, l := range strings.Split(after, "\n") {
+		if l != "" && !old[l] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return pre + strings.Join(lines, "\n"+pre) + "\n"
+}
+
+// writeTraces writes each counterexample to DIR/<config>-<property>.trace.
+func (r *report) writeTraces(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, p := range r.Properties {
+		if r.paths[i] == nil {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "# property: %s (%s)\n# source:   %s\n# why:      %s\n# found:    bfs, shortest, %d distinct states\n#\n# config:\n",
+			p.Name, p.Kind, p.Source, p.Why, r.Distinct)
+		for _, l := range strings.Split(strings.TrimRight(r.cfg.Format(), "\n"), "\n") {
+			fmt.Fprintf(&b, "#   %s\n", l)
+		}
+		b.WriteString("\n")
+		writePath(&b, &r.cfg, r.paths[i])
+		name := filepath.Join(dir, cleanName(r.Config+"-"+p.Name)+".trace")
+		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
