@@ -59,6 +59,7 @@ type worker[S, A any] struct {
 	succ   []S      // successors of the parent being expanded
 	fps    []uint64 // their fingerprints
 	idx    []int    // their action indices
+	miss   []int    // those not in the claims table
 	sink   uint64   // keeps the prefetching loads alive
 	_      [64]byte
 }
@@ -172,7 +173,7 @@ func (c *checker[S, A]) initLevel() (*level[S], string) {
 	for i, s := range c.inits {
 		w.enc = c.m.Encode(s, w.enc[:0])
 		if c.vis.insert(fingerprint(w.enc)) {
-			w.out.add(s, uint64(i))
+			w.out.add(s, uint32(i))
 		}
 	}
 	lv := gather([]*writer[S]{&w.out})

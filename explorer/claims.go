@@ -29,6 +29,7 @@ type claims struct {
 	tab   words // pairs: tab[2i] = fingerprint, tab[2i+1] = key+1
 	n     int   // pair slots
 	used  int64 // fingerprints in tab, as of the last batch boundary
+	last  int64 // fingerprints claimed in the last level
 	limit int64 // above this many fingerprints, new ones overflow
 
 	mu       sync.Mutex
@@ -70,23 +71,33 @@ func (c *claims) share(n int) int64 {
 	return max(0, c.limit-c.used) / int64(n)
 }
 
-// claim records that key reaches fp, unless fp is a state of an earlier
-// level (in vis), and reports whether key is now the smallest key for
-// fp. Looking in the claims first spares the larger visited table the
-// many successors that are duplicates within the level.
-func (c *claims) claim(fp, key uint64, vis *visited, b *budget) bool {
+// lookup lowers the key of fp to key if fp is already claimed in this
+// level. found is false if fp is not in the table: the caller must then
+// check the visited set and call insert.
+func (c *claims) lookup(fp, key uint64, b *budget) (found, won bool) {
 	tab := c.tab.w
-	i := slotOf(fp, 0, c.n)
-	checked := false
-	for {
+	for i := slotOf(fp, 0, c.n); ; {
+		x := atomic.LoadUint64(&tab[2*i])
+		if x == fp {
+			return true, lowerKey(&tab[2*i+1], key, b)
+		}
+		if x == 0 {
+			return false, false
+		}
+		if i++; i == c.n {
+			i = 0
+		}
+	}
+}
+
+// insert claims fp, which is not a state of an earlier level, for key
+// and reports whether key is now the smallest key for fp (another
+// worker may have inserted fp since lookup).
+func (c *claims) insert(fp, key uint64, b *budget) bool {
+	tab := c.tab.w
+	for i := slotOf(fp, 0, c.n); ; {
 		x := atomic.LoadUint64(&tab[2*i])
 		if x == 0 {
-			if !checked {
-				if vis.contains(fp) {
-					return false
-				}
-				checked = true
-			}
 			if b.left == 0 {
 				return c.claimOverflow(fp, key, b)
 			}
@@ -104,6 +115,20 @@ func (c *claims) claim(fp, key uint64, vis *visited, b *budget) bool {
 			i = 0
 		}
 	}
+}
+
+// claim records that key reaches fp, unless fp is a state of an earlier
+// level (in vis), and reports whether key is now the smallest key for
+// fp. Looking in the claims first spares the larger visited table the
+// many successors that are duplicates within the level.
+func (c *claims) claim(fp, key uint64, vis *visited, b *budget) bool {
+	if found, won := c.lookup(fp, key, b); found {
+		return won
+	}
+	if vis.contains(fp) {
+		return false
+	}
+	return c.insert(fp, key, b)
 }
 
 // touch loads the home slot of fp, to bring it into the cache early.
@@ -231,19 +256,23 @@ func (c *claims) put(fp, key uint64, b *budget) {
 	c.used++
 }
 
-// reset empties the table for the next level, resizing it to suit a
-// level of about the size of the one just claimed.
-func (c *claims) reset() {
-	used := c.used
-	want := max(claimMinSlots, int(float64(used)/claimTargetLoad))
-	if c.n > 2*want {
-		c.alloc(want)
-	} else {
-		clear(c.tab.w)
-	}
-	c.used = 0
+// release frees the table once a level is expanded (commit does not
+// need it), so that its memory and the visited set's growth in commit do
+// not add up. It remembers the size of the level.
+func (c *claims) release() {
+	c.last = c.used
+	c.tab.free()
+	c.n, c.used, c.limit = 0, 0, 0
 	c.overflow = nil
 	c.spilled.Store(false)
+}
+
+// prepare allocates an empty table for the next level, sized for one
+// like the last (ensure grows it in the middle of the level if needed:
+// sizing for the expected growth up front would cost memory at the
+// widest levels); fresh mappings are zero, so there is nothing to clear.
+func (c *claims) prepare() {
+	c.alloc(max(claimMinSlots, int(float64(c.last)/claimTargetLoad)))
 }
 
 func (c *claims) size() int64 { return c.used }

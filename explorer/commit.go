@@ -24,7 +24,6 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 		c.filterSegment(c.ws[w], &next.segs[k], losers)
 		return true
 	})
-	c.cl.reset()
 	for _, w := range c.ws {
 		c.generated += w.gen
 		w.gen = 0
@@ -93,7 +92,7 @@ func (c *checker[S, A]) presize(next *level[S], losers int) {
 func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers []uint64) {
 	kept := 0
 	if len(seg.keys) > 0 {
-		i, _ := slices.BinarySearch(losers, seg.keys[0])
+		i, _ := slices.BinarySearch(losers, seg.keyBase+uint64(seg.keys[0]))
 		losers = losers[i:]
 	}
 	for lo := 0; lo < len(seg.states); lo += filterGroup {
@@ -108,7 +107,7 @@ func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers [
 		}
 		w.sink += sink
 		for j, t := range group {
-			key := seg.keys[lo+j]
+			key := seg.keyBase + uint64(seg.keys[lo+j])
 			for len(losers) > 0 && losers[0] < key {
 				losers = losers[1:]
 			}
@@ -117,7 +116,7 @@ func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers [
 			}
 			c.vis.insert(w.fps[j])
 			seg.states[kept] = t
-			seg.keys[kept] = key
+			seg.keys[kept] = seg.keys[lo+j]
 			kept++
 		}
 	}

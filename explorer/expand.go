@@ -1,6 +1,11 @@
 package explorer
 
-import "sync/atomic"
+import (
+	"os"
+	"sync/atomic"
+)
+
+var variantA = os.Getenv("VARIANT_A") != ""
 
 // Expansion proceeds in batches of units; between batches the claims
 // table is made large enough for the next batch (see claims).
@@ -15,6 +20,8 @@ const batchUnits = 128
 // ran them. It reports whether it was aborted by MaxTime or MaxMemory.
 func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 	us := cur.units()
+	c.cl.prepare()
+	defer c.cl.release()
 	var aborted atomic.Bool
 	for b := 0; b < len(us) && !aborted.Load(); b += batchUnits {
 		batch := us[b:min(b+batchUnits, len(us))]
@@ -46,12 +53,18 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 	for i, w := range c.ws {
 		outs[i] = &w.out
 	}
-	return gather(outs), aborted.Load()
+	next := gather(outs)
+	for i := range next.segs {
+		u := us[next.segs[i].unit]
+		next.segs[i].keyBase = parentKey(cur.segs[u.seg].base+int64(u.lo), 0)
+	}
+	return next, aborted.Load()
 }
 
 func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id int) {
 	seg := &cur.segs[u.seg]
 	w.out.begin(id)
+	keyBase := parentKey(seg.base+int64(u.lo), 0)
 	gen := w.gen
 	added := 0
 	for j := u.lo; j < u.hi; j++ {
@@ -80,18 +93,49 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 			w.fps = append(w.fps, fp)
 			w.idx = append(w.idx, i)
 		}
-		// Touch the claims slots in a tight loop, so that the cache
-		// misses overlap instead of queueing in pass 2.
+		// Look the successors up in the claims table, then the ones
+		// not found there in the visited set. Each stage first touches
+		// the slots it will probe in a tight loop, so that the cache
+		// misses overlap instead of queueing.
 		var sink uint64
-		for _, fp := range w.fps {
-			sink += c.cl.touch(fp) + c.vis.touch(fp)
+		if variantA {
+			for _, fp := range w.fps {
+				sink += c.cl.touch(fp) + c.vis.touch(fp)
+			}
+			for k, fp := range w.fps {
+				key := parentKey(pos, w.idx[k])
+				if c.cl.claim(fp, key, c.vis, &w.budget) {
+					w.out.add(w.succ[k], uint32(key-keyBase))
+					added++
+				}
+			}
+			w.sink += sink
+			continue
 		}
-		w.sink += sink
-		// Pass 2: claim them.
+		for _, fp := range w.fps {
+			sink += c.cl.touch(fp)
+		}
+		w.miss = w.miss[:0]
 		for k, fp := range w.fps {
 			key := parentKey(pos, w.idx[k])
-			if c.cl.claim(fp, key, c.vis, &w.budget) {
-				w.out.add(w.succ[k], key)
+			found, won := c.cl.lookup(fp, key, &w.budget)
+			if !found {
+				w.miss = append(w.miss, k)
+				sink += c.vis.touch(fp)
+			} else if won {
+				w.out.add(w.succ[k], uint32(key-keyBase))
+				added++
+			}
+		}
+		w.sink += sink
+		for _, k := range w.miss {
+			fp := w.fps[k]
+			if c.vis.contains(fp) {
+				continue
+			}
+			key := parentKey(pos, w.idx[k])
+			if c.cl.insert(fp, key, &w.budget) {
+				w.out.add(w.succ[k], uint32(key-keyBase))
 				added++
 			}
 		}

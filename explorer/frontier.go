@@ -31,10 +31,12 @@ func parentKey(pos int64, action int) uint64 {
 // frontier neither reallocates nor leaves garbage for the GC.
 const blockLen = 4096
 
-// block holds records: a state and its parent key.
+// block holds records: a state and its parent key, relative to the
+// first parent of the unit that produced it (see segment.keyBase), so
+// that it fits in 32 bits.
 type block[S any] struct {
 	states []S
-	keys   []uint64
+	keys   []uint32
 
 	statesMem, keysMem words // backing memory of an off-heap block
 }
@@ -43,11 +45,12 @@ type block[S any] struct {
 // one expansion unit. A level is an ordered list of segments; the
 // position of a state in its level is its index in the concatenation.
 type segment[S any] struct {
-	states []S
-	keys   []uint64
-	unit   int   // producing unit, for ordering
-	seq    int   // order within the unit
-	base   int64 // position of states[0] in the level, once known
+	states  []S
+	keys    []uint32 // parent key - keyBase
+	keyBase uint64   // parent key of the first parent of the unit, action 0
+	unit    int      // producing unit, for ordering
+	seq     int      // order within the unit
+	base    int64    // position of states[0] in the level, once known
 }
 
 // unit is a slice of a segment of the current level expanded as one
@@ -60,6 +63,9 @@ type unit struct {
 // unitLen bounds the number of parents per unit: small enough to
 // balance the end of a level, large enough to amortise the scheduling.
 const unitLen = 512
+
+// A key relative to its unit must fit in a uint32 (compile-time check).
+const _ = uint32(unitLen<<actionBits - 1)
 
 // pool supplies blocks. For a pointer-free S (the common case of a
 // packed state) the memory is mapped outside the Go heap, the keys of a
@@ -90,7 +96,7 @@ func (p *pool[S]) get() *block[S] {
 			return b
 		}
 		p.count.Add(1)
-		return &block[S]{states: make([]S, blockLen), keys: make([]uint64, blockLen)}
+		return &block[S]{states: make([]S, blockLen), keys: make([]uint32, blockLen)}
 	}
 	b := &block[S]{}
 	if n := len(p.states); n > 0 {
@@ -103,9 +109,9 @@ func (p *pool[S]) get() *block[S] {
 	if n := len(p.keys); n > 0 {
 		b.keysMem, p.keys = p.keys[n-1], p.keys[:n-1]
 	} else {
-		b.keysMem = allocWordsOffHeap(blockLen)
+		b.keysMem = allocWordsOffHeap(blockLen / 2)
 	}
-	b.keys = b.keysMem.w
+	b.keys = unsafe.Slice((*uint32)(unsafe.Pointer(&b.keysMem.w[0])), blockLen)
 	if len(b.statesMem.w) > 0 {
 		b.states = unsafe.Slice((*S)(unsafe.Pointer(&b.statesMem.w[0])), blockLen)
 	} else {
@@ -202,7 +208,7 @@ func (w *writer[S]) begin(u int) {
 	w.unit, w.seq, w.start = u, 0, w.fill
 }
 
-func (w *writer[S]) add(s S, key uint64) {
+func (w *writer[S]) add(s S, key uint32) {
 	if w.cur == nil || w.fill == blockLen {
 		w.end()
 		w.cur = w.pool.get()

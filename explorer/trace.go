@@ -20,6 +20,7 @@ type traceStore struct {
 	n      int64
 	err    error
 	buf    [8]byte
+	bulk   []byte
 }
 
 func newTraceStore(dir string) *traceStore {
@@ -38,14 +39,16 @@ func appendLevel[S any](t *traceStore, lv *level[S]) {
 	t.starts = append(t.starts, t.n)
 	for _, s := range lv.segs {
 		if t.w == nil {
-			t.mem = append(t.mem, s.keys...)
-		} else if t.err == nil {
 			for _, k := range s.keys {
-				binary.LittleEndian.PutUint64(t.buf[:], k)
-				if _, err := t.w.Write(t.buf[:]); err != nil {
-					t.err = err
-					break
-				}
+				t.mem = append(t.mem, s.keyBase+uint64(k))
+			}
+		} else if t.err == nil {
+			t.bulk = t.bulk[:0]
+			for _, k := range s.keys {
+				t.bulk = binary.LittleEndian.AppendUint64(t.bulk, s.keyBase+uint64(k))
+			}
+			if _, err := t.w.Write(t.bulk); err != nil {
+				t.err = err
 			}
 		}
 		t.n += int64(len(s.keys))

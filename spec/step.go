@@ -3,7 +3,6 @@ package spec
 import (
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
-	"github.com/groupcheck/groupcheck/impl/coordinator"
 )
 
 // Next is the world after action a, and false when a is not enabled in w.
@@ -151,7 +150,8 @@ func (st *stepper) name(i int) string {
 }
 
 // timer fires one of the coordinator's timers. A timer that concerns only members whose
-// process is gone is free; one that fires on a live member spends its budget.
+// process is gone is free (it is bound to fire); one that fires on a live member spends its
+// budget.
 func (st *stepper) timer(k Kind, id impl.MemberID) bool {
 	w := &st.w
 	var out []impl.Reply
@@ -199,29 +199,29 @@ func (w World) held(id impl.MemberID) bool {
 	return ok
 }
 
-// joinTimeoutCosts: the join timer fires on live members only if every member it waits for
-// is held by a live consumer. The initial delay (InitialDelayedJoin) always fires for free:
-// it is a delay, not a failure.
+// joinTimeoutCosts: the join timer fires for free only when every member it still waits for
+// is gone (no live consumer holds its id): then it is bound to fire. If a live member has not
+// rejoined yet, firing means that member was too slow — a failure the budget bounds. The
+// initial delay (InitialDelayedJoin) always fires for free: it is a delay, not a failure.
 func (w World) joinTimeoutCosts() bool {
 	if w.Coord.InitialJoin() {
 		return false
 	}
 	for _, m := range w.Coord.AllMembers() {
-		if !m.Join.Parked && !w.held(m.ID) {
-			return false
+		if !m.Join.Parked && w.held(m.ID) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
-// syncTimeoutCosts: the sync timer is free when some member it waits for is gone.
+// syncTimeoutCosts: likewise, the sync timer is free only when every member it waits for is
+// gone.
 func (w World) syncTimeoutCosts() bool {
 	for _, m := range w.Coord.AllMembers() {
-		if m.PendingSync && !w.held(m.ID) {
-			return false
+		if m.PendingSync && w.held(m.ID) {
+			return true
 		}
 	}
-	return true
+	return false
 }
-
-var _ = coordinator.Stable

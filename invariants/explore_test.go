@@ -1,0 +1,107 @@
+package invariants
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// TestPinnedCounts explores small worlds exhaustively and pins their size. A change in a count
+// is a change in the model: it must be explained in the commit that makes it. Each world is
+// explored with one and with two workers, which must agree on everything, counterexamples
+// included.
+func TestPinnedCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		extra               string
+		distinct, generated int64
+		depth               int
+	}{
+		{"two members", "", 572, 1031, 43},
+		{"two members, a crash", "budget crashes=1\n", 6261, 11562, 55},
+		{"two members, a lost response", "budget lost-responses=1\n", 5909, 12219, 56},
+		{"two members, a graceful leave", "budget leaves=1\n", 10103, 21155, 55},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config(t, twoMembers+tc.extra)
+			one, two := check(t, c, 1), check(t, c, 2)
+			if !one.Exhaustive {
+				t.Fatalf("not exhaustive: stopped by %s", one.StoppedBy)
+			}
+			got := []int64{one.Distinct, one.Generated, int64(one.Depth)}
+			if want := []int64{tc.distinct, tc.generated, int64(tc.depth)}; !cmp.Equal(got, want) {
+				t.Errorf("distinct, generated, depth = %v, want %v", got, want)
+			}
+			sameReports(t, c, one, two)
+			for _, p := range one.Properties {
+				if p.Status != explorer.Holds {
+					t.Errorf("%s: %s", p.Name, p.Status)
+				}
+			}
+		})
+	}
+}
+
+func sameReports(t *testing.T, c spec.Config, a, b explorer.Report[spec.World, spec.Action]) {
+	t.Helper()
+	if a.Distinct != b.Distinct || a.Generated != b.Generated || a.Depth != b.Depth {
+		t.Errorf("workers disagree: %d/%d/%d vs %d/%d/%d", a.Distinct, a.Generated, a.Depth, b.Distinct, b.Generated, b.Depth)
+	}
+	for i := range a.Properties {
+		pa, pb := a.Properties[i], b.Properties[i]
+		if pa.Status != pb.Status || !cmp.Equal(pathText(c, pa.Path), pathText(c, pb.Path)) {
+			t.Errorf("%s: workers disagree: %s %v vs %s %v", pa.Name, pa.Status, pathText(c, pa.Path), pb.Status, pathText(c, pb.Path))
+		}
+	}
+}
+
+// TestZombieWindow: once a live member's session can expire, the strict form of exclusive
+// ownership fails (the removed member keeps its partitions until a response tells it) while
+// the form over current members holds. Reference: KAFKA.md §1.12.
+func TestZombieWindow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores 56k states")
+	}
+	c := config(t, twoMembers+"budget session-timeouts=1\ncommits on\n")
+	r := check(t, c, 0)
+	if !r.Exhaustive {
+		t.Fatalf("not exhaustive: %s", r.StoppedBy)
+	}
+	if s := status(r, "exclusive-ownership-strict"); s != explorer.Violated {
+		t.Fatalf("exclusive-ownership-strict: %s, want violated", s)
+	}
+	for _, name := range []string{"exclusive-ownership", "commit-fencing", "no-handover-while-owned"} {
+		if s := status(r, name); s != explorer.Holds {
+			t.Errorf("%s: %s, want holds", name, s)
+		}
+	}
+	p, _ := Lookup("exclusive-ownership-strict")
+	if p.ExpectedViolation(c) == "" {
+		t.Errorf("the violation is not marked expected under a session-timeout budget")
+	}
+	if p.ExpectedViolation(config(t, twoMembers+"budget crashes=1\n")) != "" {
+		t.Errorf("a crash alone must not excuse the strict form: a crashed process owns nothing")
+	}
+}
+
+// TestMutantSkipJoinPrepareAfterReset: KAFKA-12983 (BUGS.md B7). A member reset mid-rebalance
+// rejoins without onJoinPrepare, still claiming its partitions under a fresh id; the general
+// ownership properties catch it.
+func TestMutantSkipJoinPrepareAfterReset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores 60k states")
+	}
+	c := config(t, twoMembers+"budget session-timeouts=1\nfault skip-join-prepare-after-reset\n")
+	r := check(t, c, 0)
+	for _, name := range []string{"exclusive-ownership", "no-handover-while-owned"} {
+		if s := status(r, name); s != explorer.Violated {
+			t.Errorf("%s: %s, want violated", name, s)
+		}
+	}
+	correct := check(t, config(t, twoMembers+"budget session-timeouts=1\n"), 0)
+	if s := status(correct, "exclusive-ownership"); s != explorer.Holds {
+		t.Errorf("without the fault exclusive-ownership is %s", s)
+	}
+}

@@ -1,0 +1,82 @@
+package invariants
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// twoMembers is the smallest cooperative world: two members of one two-partition topic.
+const twoMembers = `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+`
+
+func config(t *testing.T, text string) spec.Config {
+	t.Helper()
+	c, err := spec.ParseConfig(t.Name(), strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// walk runs a script of actions from the initial world and returns every world on the way,
+// failing the test at the first action that is not enabled.
+func walk(t *testing.T, c spec.Config, script ...string) []spec.World {
+	t.Helper()
+	ws := []spec.World{spec.Init(c)}
+	for _, s := range script {
+		w := ws[len(ws)-1]
+		a, err := spec.ParseAction(w.Config(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := spec.Next(w, a)
+		if !ok {
+			t.Fatalf("%q is not enabled in\n%s", s, w)
+		}
+		ws = append(ws, n)
+	}
+	return ws
+}
+
+// stableScript brings twoMembers to a Stable generation 1 in which a owns t-0 and b owns t-1.
+var stableScript = []string{
+	"poll a", "deliver-request a", "deliver-response a", "deliver-request a",
+	"poll b", "deliver-request b", "deliver-response b", "deliver-request b",
+	"join-timeout", "deliver-response a", "deliver-response b", "assign a",
+	"deliver-request a", "deliver-request b", "deliver-response a", "deliver-response b",
+}
+
+func check(t *testing.T, c spec.Config, workers int) explorer.Report[spec.World, spec.Action] {
+	t.Helper()
+	m := NewModel(c)
+	return explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{Workers: workers})
+}
+
+func status(r explorer.Report[spec.World, spec.Action], name string) explorer.Status {
+	for _, p := range r.Properties {
+		if p.Name == name {
+			return p.Status
+		}
+	}
+	return -1
+}
+
+func pathText(c spec.Config, p *explorer.Path[spec.World, spec.Action]) []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range p.Steps {
+		out = append(out, s.Action.Text(&c))
+	}
+	return out
+}
