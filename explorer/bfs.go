@@ -59,7 +59,6 @@ type worker[S, A any] struct {
 	succ   []S      // successors of the parent being expanded
 	fps    []uint64 // their fingerprints
 	idx    []int    // their action indices
-	miss   []int    // those not in the claims table
 	sink   uint64   // keeps the prefetching loads alive
 	_      [64]byte
 }

@@ -93,48 +93,19 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 			w.fps = append(w.fps, fp)
 			w.idx = append(w.idx, i)
 		}
-		// Look the successors up in the claims table, then the ones
-		// not found there in the visited set. Each stage first touches
-		// the slots it will probe in a tight loop, so that the cache
-		// misses overlap instead of queueing.
+		// Touch the claims and visited slots in a tight loop, so that
+		// the cache misses overlap instead of queueing in pass 2.
+		// (Touching the visited slots only for the successors not in
+		// the claims table, as a third pass, measured no faster.)
 		var sink uint64
-		if variantA {
-			for _, fp := range w.fps {
-				sink += c.cl.touch(fp) + c.vis.touch(fp)
-			}
-			for k, fp := range w.fps {
-				key := parentKey(pos, w.idx[k])
-				if c.cl.claim(fp, key, c.vis, &w.budget) {
-					w.out.add(w.succ[k], uint32(key-keyBase))
-					added++
-				}
-			}
-			w.sink += sink
-			continue
-		}
 		for _, fp := range w.fps {
-			sink += c.cl.touch(fp)
-		}
-		w.miss = w.miss[:0]
-		for k, fp := range w.fps {
-			key := parentKey(pos, w.idx[k])
-			found, won := c.cl.lookup(fp, key, &w.budget)
-			if !found {
-				w.miss = append(w.miss, k)
-				sink += c.vis.touch(fp)
-			} else if won {
-				w.out.add(w.succ[k], uint32(key-keyBase))
-				added++
-			}
+			sink += c.cl.touch(fp) + c.vis.touch(fp)
 		}
 		w.sink += sink
-		for _, k := range w.miss {
-			fp := w.fps[k]
-			if c.vis.contains(fp) {
-				continue
-			}
+		// Pass 2: claim them.
+		for k, fp := range w.fps {
 			key := parentKey(pos, w.idx[k])
-			if c.cl.insert(fp, key, &w.budget) {
+			if c.cl.claim(fp, key, c.vis, &w.budget) {
 				w.out.add(w.succ[k], uint32(key-keyBase))
 				added++
 			}

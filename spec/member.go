@@ -13,11 +13,10 @@ import (
 // NONE heartbeat only refreshes a deadline, and time is abstract), a commit that sends a
 // request, a metadata refresh that changes the member's view.
 func (st *stepper) memberStep(i int, k Kind) bool {
-	s := &st.w.Slots[i]
 	if !st.w.Live(i) {
 		return false
 	}
-	c := s.Client
+	c := st.w.Slots[i].Client
 	var effs []consumer.Effect
 	switch k {
 	case Poll:
@@ -69,31 +68,33 @@ func sends(effs []consumer.Effect) bool {
 // memberEnv is an environment event on one member slot, within its budget.
 func (st *stepper) memberEnv(i int, k Kind) bool {
 	w := &st.w
-	s := &w.Slots[i]
+	s := w.Slots[i] // read; written back through st.slot only when the event happens
 	m := w.cfg.Members[i]
 	switch k {
 	case Start:
 		if (s.Process != Absent && s.Process != Closed) || !st.spend(&w.Left.Joins, true) {
 			return false
 		}
-		*s = w.startSlot(i, *s)
+		*st.slot(i) = w.startSlot(i, s)
 	case Restart:
 		if !m.Static || (s.Process != Running && s.Process != Crashed) || !st.spend(&w.Left.Restarts, true) {
 			return false
 		}
-		*s = w.startSlot(i, *s)
+		*st.slot(i) = w.startSlot(i, s)
 	case Crash:
 		if s.Process != Running || !st.spend(&w.Left.Crashes, true) {
 			return false
 		}
-		s.Process, s.In, s.Assigning = Crashed, nil, nil
+		p := st.slot(i)
+		p.Process, p.In, p.Assigning = Crashed, nil, nil
 	case Leave:
 		if !w.Live(i) || !st.spend(&w.Left.Leaves, true) {
 			return false
 		}
 		c, effs := s.Client.Close()
 		st.apply(i, c, effs)
-		s.Process, s.In, s.Assigning = Closed, nil, nil
+		p := st.slot(i)
+		p.Process, p.In, p.Assigning = Closed, nil, nil
 	default:
 		return st.clientEnv(i, k)
 	}
@@ -103,10 +104,10 @@ func (st *stepper) memberEnv(i int, k Kind) bool {
 // clientEnv is an environment event a live consumer reacts to.
 func (st *stepper) clientEnv(i int, k Kind) bool {
 	w := &st.w
-	s := &w.Slots[i]
 	if !w.Live(i) {
 		return false
 	}
+	s := w.Slots[i] // read; apply writes the successor
 	var c consumer.Consumer
 	var effs []consumer.Effect
 	switch k {
@@ -114,16 +115,17 @@ func (st *stepper) clientEnv(i int, k Kind) bool {
 		if len(w.cfg.Members[i].AltTopics) == 0 || !st.spend(&w.Left.SubscriptionChanges, true) {
 			return false
 		}
-		s.Alt = !s.Alt
-		c, effs = s.Client.SubscriptionChanged(w.topicsOf(i, s.Alt))
+		st.slot(i).Alt = !s.Alt
+		c, effs = s.Client.SubscriptionChanged(w.topicsOf(i, !s.Alt))
 	case LoseResponse:
 		if len(s.In) == 0 || !st.spend(&w.Left.LostResponses, true) {
 			return false
 		}
-		lost := s.In[0]
-		s.In = s.In[1:]
-		if len(s.In) == 0 {
-			s.In = nil
+		p := st.slot(i)
+		lost := p.In[0]
+		p.In = p.In[1:]
+		if len(p.In) == 0 {
+			p.In = nil
 		}
 		c, effs = s.Client.RequestTimedOut(kindOf(lost))
 	case PollTimeout:
@@ -182,7 +184,7 @@ func (st *stepper) metadata(k Kind, topic string) bool {
 // SyncGroup. With a deterministic assignor choice is nil; with `any` it is one of the valid
 // assignments (Actions lists them all).
 func (st *stepper) assign(i int, choice []impl.MemberAssignment) bool {
-	s := &st.w.Slots[i]
+	s := st.w.Slots[i]
 	if s.Assigning == nil || !st.w.Live(i) {
 		return false
 	}

@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"slices"
+
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
 )
@@ -16,17 +18,27 @@ func Next(w World, a Action) (World, bool) {
 // the bookkeeping of connections are the only logic of its own.
 func Step(w World, a Action) (World, []Event, bool) {
 	st := stepper{w: w}
-	st.w.cloneSlots()
 	if !st.do(a) {
 		return w, nil, false
 	}
 	return st.w, st.ev, true
 }
 
-// stepper accumulates one step: the successor world (slots already copied) and its events.
+// stepper accumulates one step: the successor world and its events. Most candidate actions
+// are not enabled, so the slot slice is copied only when a step first writes to it.
 type stepper struct {
-	w  World
-	ev []Event
+	w      World
+	ev     []Event
+	cloned bool
+}
+
+// slot is slot i of the successor, writable: the slice is copied on first use.
+func (st *stepper) slot(i int) *Slot {
+	if !st.cloned {
+		st.w.Slots = slices.Clone(st.w.Slots)
+		st.cloned = true
+	}
+	return &st.w.Slots[i]
 }
 
 func (st *stepper) do(a Action) bool {
@@ -52,10 +64,10 @@ func (st *stepper) do(a Action) bool {
 
 // deliverRequest hands the head of slot i's requests to the coordinator and routes its replies.
 func (st *stepper) deliverRequest(i int) bool {
-	s := &st.w.Slots[i]
-	if len(s.Out) == 0 {
+	if len(st.w.Slots[i].Out) == 0 {
 		return false
 	}
+	s := st.slot(i)
 	req := s.Out[0]
 	s.Out = s.Out[1:]
 	if len(s.Out) == 0 {
@@ -94,17 +106,18 @@ func (st *stepper) route(out []impl.Reply) {
 			st.ev = append(st.ev, ReplyEvent{Slot: k, Name: st.name(k), Response: r.Response, Dropped: true})
 			continue
 		}
-		st.w.Slots[j].In = append(st.w.Slots[j].In[:len(st.w.Slots[j].In):len(st.w.Slots[j].In)], r.Response)
+		s := st.slot(j)
+		s.In = append(s.In[:len(s.In):len(s.In)], r.Response)
 		st.ev = append(st.ev, ReplyEvent{Slot: j, Name: st.name(j), Response: r.Response})
 	}
 }
 
 // deliverResponse hands the head of slot i's responses to its consumer.
 func (st *stepper) deliverResponse(i int) bool {
-	s := &st.w.Slots[i]
-	if s.Process != Running || len(s.In) == 0 {
+	if st.w.Slots[i].Process != Running || len(st.w.Slots[i].In) == 0 {
 		return false
 	}
+	s := st.slot(i)
 	resp := s.In[0]
 	s.In = s.In[1:]
 	if len(s.In) == 0 {
@@ -117,7 +130,7 @@ func (st *stepper) deliverResponse(i int) bool {
 
 // apply installs slot i's new consumer and executes its effects.
 func (st *stepper) apply(i int, c consumer.Consumer, effs []consumer.Effect) {
-	s := &st.w.Slots[i]
+	s := st.slot(i)
 	s.Client = c
 	if !c.AwaitingAssignment {
 		s.Assigning = nil

@@ -1,8 +1,6 @@
 package spec
 
 import (
-	"slices"
-
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
@@ -121,10 +119,6 @@ func (w World) slotOfConn(c impl.Conn) (int, bool) {
 	}
 	return i, true
 }
-
-// cloneSlots copies the slot slice so that a successor can replace slots without touching
-// its predecessor. Slot contents are values with immutable slices.
-func (w *World) cloneSlots() { w.Slots = slices.Clone(w.Slots) }
 
 // Live reports whether slot i runs a consumer that still takes part in the protocol.
 func (w World) Live(i int) bool {

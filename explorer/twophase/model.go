@@ -130,18 +130,30 @@ func (m *Model) Encode(s State, buf []byte) []byte {
 // TMAbort, then for each RM r: TMRcvPrepared(r), RMPrepare(r),
 // RMChooseToAbort(r), RMRcvCommitMsg(r), RMRcvAbortMsg(r).
 func (m *Model) Actions(s State, buf []Action) []Action {
+	x := uint64(s)
 	tmInit := m.TMState(s) == TMInit
-	if tmInit && m.tmPrepared(s) == m.allRM {
-		buf = append(buf, Action{Kind: TMCommit})
-	}
 	if tmInit {
+		if m.tmPrepared(s) == m.allRM {
+			buf = append(buf, Action{Kind: TMCommit})
+		}
 		buf = append(buf, Action{Kind: TMAbort})
 	}
+	prep := m.prepMsgs(s)
+	commit, abort := x&m.commit != 0, x&m.abort != 0
 	for r := range m.rm {
-		for k := uint8(TMRcvPrepared); k < numKinds; k++ {
-			if a := (Action{Kind: k, RM: uint8(r)}); m.enabled(s, a) {
-				buf = append(buf, a)
-			}
+		rm := uint8(r)
+		st := x >> (2 * uint(r)) & 3
+		if tmInit && prep>>uint(r)&1 == 1 {
+			buf = append(buf, Action{Kind: TMRcvPrepared, RM: rm})
+		}
+		if st == Working {
+			buf = append(buf, Action{Kind: RMPrepare, RM: rm}, Action{Kind: RMChooseToAbort, RM: rm})
+		}
+		if commit || m.eagerCommit && r == 0 && st == Prepared {
+			buf = append(buf, Action{Kind: RMRcvCommitMsg, RM: rm})
+		}
+		if abort {
+			buf = append(buf, Action{Kind: RMRcvAbortMsg, RM: rm})
 		}
 	}
 	return buf
