@@ -133,7 +133,7 @@ func (c *claims) claim(fp, key uint64, vis *visited, b *budget) bool {
 
 // touch loads the home slot of fp, to bring it into the cache early.
 func (c *claims) touch(fp uint64) uint64 {
-	return c.tab.w[2*slotOf(fp, 0, c.n)]
+	return atomic.LoadUint64(&c.tab.w[2*slotOf(fp, 0, c.n)]) // a plain load on amd64
 }
 
 // lowerKey lowers the key stored at p to key if key is smaller,
@@ -173,8 +173,8 @@ func (c *claims) claimOverflow(fp, key uint64, b *budget) bool {
 	return true
 }
 
-// key returns the winning key of fp, or noKey. It must not run
-// concurrently with claim.
+// key returns the winning key of fp, or noKey (for tests: commit
+// goes by the losers instead). It must not run concurrently with claim.
 func (c *claims) key(fp uint64) uint64 {
 	tab := c.tab.w
 	i := slotOf(fp, 0, c.n)

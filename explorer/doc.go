@@ -46,54 +46,66 @@
 // # Implementation notes
 //
 // Search. Level-synchronous BFS (bfs.go). Each level is expanded by all
-// workers (expand.go), then committed (commit.go); the two phases are
-// separated by barriers, which is what makes the concurrent structures
-// simple.
+// workers (expand.go), then committed (commit.go); the phases are
+// separated by barriers, which keeps the concurrent structures simple:
+// the visited set is only read during expansion and only written during
+// commit.
 //
 // Determinism. Every state found in a level gets a parent key (position
-// of the parent in its level, index of the action), and a state reached
-// by several parents of the same level keeps the smallest key: the
-// claims table (claims.go) keeps, per fingerprint, the minimum key by a
-// lock-free CAS-min. Work units are contiguous slices of the current
-// level; records produced by unit u are gathered in unit order, so the
-// next level comes out sorted by parent key, then commit drops every
-// record whose key is not its state's minimum. The minimum does not
-// depend on which worker got there first, hence neither the order of
-// the next level nor any parent: by induction every level is in the
-// same order for any number of workers. MaxStates cuts a level at a
-// position of that order, and properties are decided at the smallest
-// violating position, so both are deterministic too.
+// of the parent in its level, index of the action; frontier.go), and a
+// state reached by several parents of the same level keeps the
+// smallest key: the claims table (claims.go) holds, per fingerprint of
+// the level, the minimum key, lowered by a lock-free CAS-min. A worker
+// that displaces a key logs it as a loser. Work units are contiguous
+// slices of the current level handed out in order; the records of unit
+// u are gathered in unit order, so the next level comes out sorted by
+// parent key, and commit drops the records whose keys lost. The minimum
+// does not depend on which worker got there first, hence neither the
+// order of the next level nor any parent: by induction every level is in
+// the same order for any number of workers, and the path to a state is
+// the first of its shortest paths in BFS order. MaxStates cuts a level
+// at a position of that order, and properties are decided at the
+// smallest deciding position, so both are deterministic too.
 //
 // Visited set (table.go). 64-bit fingerprints of Model.Encode (hash.go:
 // our own multiply-fold hash in the style of wyhash; 0 is remapped, as it
-// marks an empty slot). The table has 16 shards of uint64 slots with
-// ordered linear probing at up to 90% load: the home slot is a monotone
-// function of the fingerprint and each shard stays sorted, so lookups
-// stop at the first larger fingerprint. It is read without locks during
-// expansion and written under per-shard mutexes during commit; a shard
-// grows (to 70% load, by a linear merge) under its own mutex, so the
-// transient of a resize is one shard. Tables and pointer-free frontier
-// blocks are mmap'd outside the Go heap (mem_linux.go), so freeing them
-// returns memory at once and the GC neither scans them nor counts them
-// in its heap goal.
+// marks an empty slot). 16 shards of uint64 slots with ordered linear
+// probing at up to 93% load: the home slot is a monotone function of the
+// fingerprint and each shard stays sorted, so a miss stops at the first
+// larger fingerprint instead of scanning the cluster. Commit grows the
+// shards for the level before inserting (to 75% load, by a linear
+// merge, one shard at a time per worker), then inserts under per-shard
+// mutexes.
 //
-// Expansion touches the claims and visited slots of all successors of a
-// state in a tight loop before probing them, so that their cache misses
-// overlap instead of queueing. Successors are looked up in the (smaller)
-// claims table first: most are duplicates within the level, and only
-// the others need the visited set.
+// Expansion, per parent: generate the successors, skip self-loops
+// (fingerprint equal to the parent's, which is already visited), touch
+// the claims and visited slots of all successors in a tight loop so that
+// their cache misses overlap, then claim each one: a fingerprint already
+// claimed in this level is settled in the claims table (most successors
+// are such duplicates); the others are looked up in the visited set and
+// inserted in the claims table if new. The claims table is sized before
+// each batch of units and spills to a locked overflow map if a batch
+// produces more than expected, so it never resizes under the workers.
 //
-// Memory layout, per distinct state: 8 bytes / load (0.7–0.9) in the
-// visited set, plus for the current and next levels only: the state
-// value and an 8-byte parent key per record (frontier.go: fixed blocks
-// of 4096 records, recycled), and 16 bytes / load per state of the next
-// level in the claims table. Parent keys of committed levels are
-// written to an unlinked temporary file (trace.go, TLC's trace file: 8
-// bytes per state on disk, none in memory). Paths are rebuilt from it by
+// Memory layout. Off the Go heap (mmap, mem_linux.go), so that freeing
+// returns memory at once and the GC neither scans nor counts it: the
+// visited set, 8 bytes / load (0.75–0.93) per distinct state; the
+// claims table, 16 bytes / load (0.65–0.81) per state of the level
+// being expanded, freed during commit; the frontier, for the current
+// level the state values and for the next one the state values plus a
+// 4-byte parent key relative to the unit (fixed blocks of 4096 records,
+// recycled, trimmed to the width of the level; a state type with
+// pointers uses Go-heap blocks instead). Parent keys of committed levels
+// go to an unlinked temporary file (trace.go, TLC's trace file: 8 bytes
+// per state on disk, none in memory). Paths are rebuilt from it by
 // re-execution (path.go): follow the keys back to an initial state, then
 // replay Actions/Next forward, checking that the last fingerprint
-// matches. Fingerprint collisions make the search unsound in the usual
-// way; Report.Collision gives the optimistic estimate n²/2⁶⁵.
+// matches. For TwoPhase (8-byte states) this comes to about 15 bytes of
+// resident memory per distinct state at the peak.
+//
+// Fingerprints can collide, which would silently merge two states (the
+// usual risk of hash compaction); Report.Collision gives the optimistic
+// estimate n²/2⁶⁵.
 //
 // Room left for later: symmetry reduction belongs in Model.Encode
 // (encode a canonical representative); liveness (Eventually) needs the

@@ -308,18 +308,3 @@ func (lv *level[S]) units() []unit {
 	}
 	return us
 }
-
-// at returns the state at position pos of a numbered level.
-func (lv *level[S]) at(pos int64) S {
-	i, _ := slices.BinarySearchFunc(lv.segs, pos, func(s segment[S], p int64) int {
-		switch {
-		case s.base+int64(len(s.states)) <= p:
-			return -1
-		case s.base > p:
-			return 1
-		}
-		return 0
-	})
-	s := lv.segs[i]
-	return s.states[pos-s.base]
-}

@@ -13,7 +13,7 @@ import (
 // mmapThreshold is the size from which tables live outside the Go heap,
 // so that their memory is returned to the OS the moment they are freed
 // (the Go heap would keep up to GOGC% garbage on top of the live set).
-const mmapThreshold = 1 << 20
+const mmapThreshold = 64 << 10
 
 // allocWords returns n zeroed words.
 func allocWords(n int) words {

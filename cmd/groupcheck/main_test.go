@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "world.conf")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const tiny = `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+`
+
+// buggy is an eager world with the franz-go #686 fault (BUGS.md B23): an eager member that
+// revoked everything still advertises its last assignment as owned.
+const buggy = `protocol eager
+consumer kafka
+coordinator kafka
+assignor sticky
+topic t 2
+member a topics=t
+member b topics=t
+budget crashes=1
+fault eager-keeps-owned-list
+`
+
+func TestExploreHoldsExitsZero(t *testing.T) {
+	code, out, errs := runCLI(t, "explore", "--config", writeConfig(t, tiny), "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"world world.conf: 572 distinct states", "exhaustive: every reachable state", "holds      always     exclusive-ownership "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestExploreViolationPrintsCounterexampleAndWritesTrace(t *testing.T) {
+	dir := t.TempDir()
+	code, out, _ := runCLI(t, "explore", "--config", writeConfig(t, buggy), "--out", dir)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 on a violation\n%s", code, out)
+	}
+	if !strings.Contains(out, "exclusive-ownership violated") || !strings.Contains(out, "shortest counterexample") || !strings.Contains(out, "1. poll ") {
+		t.Errorf("no counterexample in the output:\n%s", out)
+	}
+	trace, err := os.ReadFile(filepath.Join(dir, "world.conf-exclusive-ownership.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(trace), "# property: exclusive-ownership") || !strings.Contains(string(trace), "#   fault eager-keeps-owned-list") {
+		t.Errorf("trace file lacks its header:\n%s", trace)
+	}
+}
+
+func TestExploreBoundedSaysSo(t *testing.T) {
+	code, out, _ := runCLI(t, "explore", "--config", writeConfig(t, tiny), "--max-depth", "5", "--json")
+	var rep struct {
+		Exhaustive bool   `json:"exhaustive"`
+		StoppedBy  string `json:"stopped_by"`
+		Distinct   int64  `json:"distinct"`
+		Depth      int    `json:"depth"`
+		Properties []struct {
+			Name, Kind, Status string
+			Trace              []string
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json output does not parse: %v\n%s", err, out)
+	}
+	if code != 0 || rep.Exhaustive || rep.StoppedBy != "max-depth" || rep.Depth != 5 {
+		t.Errorf("exit %d, exhaustive %v, stopped_by %q, depth %d; want 0, false, max-depth, 5", code, rep.Exhaustive, rep.StoppedBy, rep.Depth)
+	}
+	for _, p := range rep.Properties {
+		if p.Kind == "always" && p.Status != "unknown" {
+			t.Errorf("%s is %q in a bounded run; want unknown", p.Name, p.Status)
+		}
+	}
+}
+
+func TestBadUsageExitsTwo(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore", "--preset", "nope"}, `unknown preset "nope"`},
+		{[]string{"explore", "--config", "/does/not/exist"}, "no such file"},
+		{[]string{"explore", "--preset", "eager", "--config", "x"}, "exclude each other"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"bench", "twophase", "--rm", "0"}, "--rm 0 outside 1..14"},
+		{[]string{"explore", "--config", "BAD"}, `:1: unknown directive "colour"`},
+	} {
+		args := tc.args
+		if args[len(args)-1] == "BAD" {
+			args = append(args[:len(args)-1:len(args)-1], writeConfig(t, "colour blue\n"))
+		}
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+func TestPresetsAndBench(t *testing.T) {
+	code, out, _ := runCLI(t, "presets")
+	if code != 0 || !strings.Contains(out, "* cooperative-kafka") {
+		t.Errorf("presets: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "bench", "twophase", "--rm", "3")
+	if code != 0 || !strings.Contains(out, "288 distinct, 1146 generated") {
+		t.Errorf("bench: exit %d\n%s", code, out)
+	}
+}
