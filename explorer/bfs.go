@@ -96,6 +96,7 @@ func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checke
 }
 
 func (c *checker[S, A]) close() {
+	c.pool.put(nil, 0) // unmaps the free lists
 	c.vis.free()
 	c.cl.free()
 	c.trace.close()
@@ -107,7 +108,7 @@ func (c *checker[S, A]) close() {
 // and stores parent keys (commit.go).
 func (c *checker[S, A]) run() Report[S, A] {
 	c.start = time.Now()
-	blockBytes := int64(blockLen) * (int64(unsafe.Sizeof(*new(S))) + 8)
+	blockBytes := int64(blockLen) * (int64(unsafe.Sizeof(*new(S))) + 4)
 	c.mon = startMonitor(c.o, c.start, func() int64 { return c.pool.count.Load() * blockBytes })
 	cur, stop := c.initLevel()
 	for stop == "" {
@@ -122,6 +123,7 @@ func (c *checker[S, A]) run() Report[S, A] {
 		c.pool.put(cur.blocks, len(next.blocks))
 		if aborted {
 			c.pool.put(next.blocks, 0)
+			cur = &level[S]{} // both levels are back in the pool
 			c.discardLevel()
 			stop = c.mon.reason()
 			break
@@ -129,6 +131,7 @@ func (c *checker[S, A]) run() Report[S, A] {
 		stop = c.commit(next)
 		cur = next
 	}
+	c.pool.put(cur.blocks, 0)
 	c.mon.stop()
 	return c.report(stop)
 }

@@ -87,45 +87,33 @@ func (c *checker[S, A]) presize(next *level[S], losers int) {
 
 // filterSegment keeps the records whose key did not lose its claim and
 // adds their fingerprints to the visited set. Keys in a segment
-// increase, so the losers are merged in. Records go in groups whose
-// visited slots are touched first, so that the cache misses overlap.
+// increase, so the losers are merged in. (The visited slots are not
+// touched ahead here, as in expansion: another worker may be resizing
+// the shard.)
 func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers []uint64) {
 	kept := 0
 	if len(seg.keys) > 0 {
 		i, _ := slices.BinarySearch(losers, seg.keyBase+uint64(seg.keys[0]))
 		losers = losers[i:]
 	}
-	for lo := 0; lo < len(seg.states); lo += filterGroup {
-		group := seg.states[lo:min(lo+filterGroup, len(seg.states))]
-		w.fps = w.fps[:0]
-		var sink uint64
-		for _, t := range group {
-			w.enc = c.m.Encode(t, w.enc[:0])
-			fp := fingerprint(w.enc)
-			w.fps = append(w.fps, fp)
-			sink += c.vis.touch(fp)
+	for j, t := range seg.states {
+		key := seg.keyBase + uint64(seg.keys[j])
+		for len(losers) > 0 && losers[0] < key {
+			losers = losers[1:]
 		}
-		w.sink += sink
-		for j, t := range group {
-			key := seg.keyBase + uint64(seg.keys[lo+j])
-			for len(losers) > 0 && losers[0] < key {
-				losers = losers[1:]
-			}
-			if len(losers) > 0 && losers[0] == key {
-				continue
-			}
-			c.vis.insert(w.fps[j])
-			seg.states[kept] = t
-			seg.keys[kept] = seg.keys[lo+j]
-			kept++
+		if len(losers) > 0 && losers[0] == key {
+			continue
 		}
+		w.enc = c.m.Encode(t, w.enc[:0])
+		c.vis.insert(fingerprint(w.enc))
+		seg.states[kept] = t
+		seg.keys[kept] = seg.keys[j]
+		kept++
 	}
 	clear(seg.states[kept:])
 	seg.states = seg.states[:kept]
 	seg.keys = seg.keys[:kept]
 }
-
-const filterGroup = 16
 
 // checkLevel checks the properties on a numbered level (level 0) in the
 // calling goroutine.

@@ -19,10 +19,10 @@ func TestPinnedCounts(t *testing.T) {
 		distinct, generated int64
 		depth               int
 	}{
-		{"two members", "", 572, 1031, 43},
-		{"two members, a crash", "budget crashes=1\n", 6261, 11562, 55},
-		{"two members, a lost response", "budget lost-responses=1\n", 5909, 12219, 56},
-		{"two members, a graceful leave", "budget leaves=1\n", 10103, 21155, 55},
+		{"two members", "", 476, 819, 43},
+		{"two members, a crash", "budget crashes=1\n", 5977, 10776, 55},
+		{"two members, a lost response", "budget lost-responses=1\n", 5101, 10121, 56},
+		{"two members, a graceful leave", "budget leaves=1\n", 9747, 20141, 55},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(t, twoMembers+tc.extra)

@@ -73,7 +73,7 @@ var fencedReachable = Property{
 	Source:    "KAFKA.md §1.11 (reaction table); vacuity guard when timeouts or crashes are budgeted",
 	Applies: func(c spec.Config) bool {
 		b := c.Budget
-		return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.Restarts+b.LostResponses > 0
+		return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.Restarts > 0
 	},
 	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
 		for _, e := range ev {

@@ -206,12 +206,6 @@ func (st *stepper) spend(b *int, costs bool) bool {
 	return true
 }
 
-// held reports whether a live consumer holds member id id.
-func (w World) held(id impl.MemberID) bool {
-	_, ok := w.Holder(id)
-	return ok
-}
-
 // joinTimeoutCosts: the join timer fires for free only when every member it still waits for
 // is gone (no live consumer holds its id): then it is bound to fire. If a live member has not
 // rejoined yet, firing means that member was too slow — a failure the budget bounds. The

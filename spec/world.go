@@ -135,6 +135,35 @@ func (w World) Holder(id impl.MemberID) (int, bool) {
 	return 0, false
 }
 
+// held reports whether a live consumer process stands behind member id id: it holds the id,
+// the coordinator has a request of its connection parked under the id, or a response naming
+// the id is on its way to it. Timers on held ids cost budget (the member is alive, only slow);
+// timers on ids nobody holds are free (see timer).
+func (w World) held(id impl.MemberID) bool {
+	if _, ok := w.Holder(id); ok {
+		return true
+	}
+	if m, ok := w.Coord.Member(id); ok {
+		if _, live := w.slotOfConn(m.Join.Conn); m.Join.Parked && live {
+			return true
+		}
+		if _, live := w.slotOfConn(m.Sync.Conn); m.Sync.Parked && live {
+			return true
+		}
+	}
+	for i, s := range w.Slots {
+		if !w.Live(i) {
+			continue
+		}
+		for _, r := range s.In {
+			if j, ok := r.(impl.JoinGroupResponse); ok && j.MemberID == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Encode appends the world's canonical encoding: every field of every role, generations
 // relative to the coordinator's (see encode.go).
 func (w World) Encode(buf []byte) []byte {

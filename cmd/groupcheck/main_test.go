@@ -52,7 +52,7 @@ func TestExploreHoldsExitsZero(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"world world.conf: 572 distinct states", "exhaustive: every reachable state", "holds      always     exclusive-ownership "} {
+	for _, want := range []string{"world world.conf: 476 distinct states", "exhaustive: every reachable state", "holds      always     exclusive-ownership "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
