@@ -39,10 +39,11 @@ type Report[S, A any] struct {
 	// NeverTaken lists action kinds with no enabled transition.
 	NeverTaken []string
 
-	// Collision is the optimistic probability that two distinct states
-	// shared a fingerprint, Distinct²/2^65, assuming the 64-bit hash
-	// behaves like a random function (TLC's "calculated" estimate is of
-	// the same kind).
+	// Collision is an optimistic estimate of the probability that two
+	// distinct states shared a fingerprint (and one was never explored):
+	// the birthday bound Distinct²/2^65, assuming the 64-bit hash
+	// behaves like a random function. It is not TLC's "actual
+	// fingerprints" estimate, which needs the sorted fingerprints.
 	Collision float64
 
 	// PeakMemory is the largest resident set size sampled during the

@@ -70,11 +70,8 @@ var fencedReachable = Property{
 	Name:      "fenced-reachable",
 	Kind:      explorer.Sometimes,
 	Statement: "some member is told UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION or FENCED_INSTANCE_ID",
-	Source:    "KAFKA.md §1.11 (reaction table); vacuity guard when timeouts or crashes are budgeted",
-	Applies: func(c spec.Config) bool {
-		b := c.Budget
-		return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.Restarts > 0
-	},
+	Source:    "KAFKA.md §1.11 (reaction table); vacuity guard when timeouts of live members are budgeted",
+	Applies: liveTimeouts,
 	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
 		for _, e := range ev {
 			if r, ok := e.(spec.ReplyEvent); ok && !r.Dropped && fencingCodes[r.Response.Code()] {

@@ -67,8 +67,7 @@ var exclusiveOwnershipStrict = Property{
 // or a phase timer expires while it is slow or cut off), the member keeps processing until a
 // response tells it: no protocol can close that window (KAFKA.md §1.12).
 func zombieWindow(c spec.Config) string {
-	b := c.Budget
-	if b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.LostResponses == 0 {
+	if !liveTimeouts(c) {
 		return ""
 	}
 	return "a live member can be removed by a timeout and keeps its partitions until a response tells it (the zombie window, KAFKA.md §1.12)"
@@ -155,4 +154,11 @@ func inGroup(w spec.World, id impl.MemberID) bool {
 func currentLeader(w spec.World, a spec.AssignEvent) bool {
 	c := w.Slots[a.Slot].Client
 	return a.Generation == w.Coord.Generation() && c.MemberID() == w.Coord.Leader()
+}
+
+// liveTimeouts reports whether the config lets the coordinator remove a live member: a
+// session, join or sync timer firing on it, or its own poll timeout.
+func liveTimeouts(c spec.Config) bool {
+	b := c.Budget
+	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts > 0
 }

@@ -23,7 +23,7 @@ const DefaultPreset = "cooperative-kafka"
 
 // Presets are the built-in worlds, in the order `groupcheck presets` lists them.
 var Presets = []Preset{
-	{"eager", "eager range assignor, two members and a late joiner, one crash", `
+	{"eager", "eager range assignor; a crash and a session timeout; commits", `
 protocol eager
 consumer kafka
 coordinator kafka
@@ -31,11 +31,10 @@ assignor range
 topic t 2
 member a topics=t
 member b topics=t
-member c topics=t absent
-budget joins=1 crashes=1
+budget crashes=1 session-timeouts=1
 commits on
 `},
-	{"cooperative-kip", "KIP-429 as the seed writes it: leader plan, NEEDS_REJOIN, revoke-all triggers", `
+	{"cooperative-kip", "KIP-429 as the seed writes it (leader plan, NEEDS_REJOIN); a crash and a session timeout", `
 protocol cooperative
 consumer kip
 coordinator kafka
@@ -43,11 +42,21 @@ assignor cooperative-sticky
 topic t 2
 member a topics=t
 member b topics=t
-member c topics=t absent
-budget joins=1 crashes=1
+budget crashes=1 session-timeouts=1
 commits on
 `},
-	{"cooperative-kafka", "cooperative-sticky as Apache Kafka ships it, with a late joiner and a crash", `
+	{"cooperative-kafka", "cooperative-sticky as Apache Kafka ships it; a crash and a session timeout", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+budget crashes=1 session-timeouts=1
+commits on
+`},
+	{"cooperative-join", "cooperative-sticky as shipped, a third member joining a running group", `
 protocol cooperative
 consumer kafka
 coordinator kafka
@@ -56,12 +65,12 @@ topic t 2
 member a topics=t
 member b topics=t
 member c topics=t absent
-budget joins=1 crashes=1
+budget joins=1
 commits on
 `},
-	{"static-kip423", "static members restarting, coordinator honouring KIP-423's RESTART reason", `
+	{"static-kip423", "static members that restart, sending KIP-423 RESTART to a coordinator that honours it", `
 protocol cooperative
-consumer kafka
+consumer kip
 coordinator kip423
 assignor cooperative-sticky
 topic t 2
@@ -70,7 +79,7 @@ member b topics=t static
 budget restarts=1 session-timeouts=1
 commits on
 `},
-	{"static-kafka", "the same static world under the shipped coordinator, for comparison", `
+	{"static-kafka", "the same static world as Apache Kafka ships it, for comparison", `
 protocol cooperative
 consumer kafka
 coordinator kafka
@@ -81,35 +90,37 @@ member b topics=t static
 budget restarts=1 session-timeouts=1
 commits on
 `},
-	{"upgrade-v0-leader", "seed hazard: a v0-only eager leader while a v1 member is already cooperative", `
+	{"upgrade-v0-leader", "seed hazard: a v0-only eager member (it may lead) beside cooperative v1 members", `
 protocol cooperative
 consumer kip
 coordinator kafka
 assignor range
-topic t 2
+topic t 3
 member a topics=t version=0 assignors=range protocol=eager
 member b topics=t version=1 assignors=range protocol=cooperative
+member c topics=t version=1 assignors=range protocol=cooperative absent
+budget joins=1
 `},
-	{"upgrade-bounce1", "the seed's first bounce done right: v0 leader, v1 members still eager", `
+	{"upgrade-skip-bounce", "seed hazard: skipping the double bounce, old v0 eager members beside a new v1 cooperative one", `
+protocol cooperative
+consumer kip
+coordinator kafka
+assignor range
+topic t 3
+member a topics=t version=0 assignors=range protocol=eager
+member b topics=t version=0 assignors=range protocol=eager
+member c topics=t version=1 assignors=range protocol=cooperative absent
+budget joins=1 leaves=1
+`},
+	{"upgrade-bounce1", "the seed's first bounce done right: a v0 leader, v1 members still eager", `
 protocol eager
 consumer kip
 coordinator kafka
 assignor range
-topic t 2
+topic t 3
 member a topics=t version=0 assignors=range protocol=eager
 member b topics=t version=1 assignors=range protocol=eager
 member c topics=t version=1 assignors=range protocol=eager absent
-budget joins=1
-`},
-	{"upgrade-skip-bounce", "seed hazard: skipping the double bounce, old eager v0 members beside a new cooperative one", `
-protocol cooperative
-consumer kip
-coordinator kafka
-assignor range
-topic t 2
-member a topics=t version=0 assignors=range protocol=eager
-member b topics=t version=0 assignors=range protocol=eager
-member c topics=t version=1 assignors=range protocol=cooperative absent
 budget joins=1
 `},
 }
