@@ -1,0 +1,79 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+// TestActionTextRoundTrips: every action offered in the first worlds of every preset, and in
+// an `any` world, spells a text that ParseAction reads back to the same action.
+func TestActionTextRoundTrips(t *testing.T) {
+	anyWorld, err := ParseConfig("any", strings.NewReader(`protocol cooperative
+consumer kafka
+coordinator kafka
+assignor any
+topic t 2
+member a topics=t
+member b topics=t
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs := []Config{anyWorld}
+	for _, p := range Presets {
+		c, err := p.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs = append(cfgs, c)
+	}
+	kinds := map[Kind]bool{}
+	for _, c := range cfgs {
+		frontier := []World{Init(c)}
+		for depth := 0; depth < 12 && len(frontier) > 0; depth++ {
+			var next []World
+			for _, w := range frontier {
+				for _, a := range Actions(w, nil) {
+					text := a.Text(w.cfg)
+					back, err := ParseAction(w.cfg, text)
+					if err != nil {
+						t.Fatalf("%s: %q does not parse: %v", c.Name, text, err)
+					}
+					if d := cmp.Diff(a, back, cmpopts.EquateEmpty(), cmp.Comparer(func(x, y impl.PartitionSet) bool { return x.Equal(y) })); d != "" {
+						t.Fatalf("%s: %q parses to a different action (-want +got):\n%s", c.Name, text, d)
+					}
+					kinds[a.Kind] = true
+					if n, ok := Next(w, a); ok && len(next) < 100 {
+						next = append(next, n)
+					}
+				}
+			}
+			frontier = next
+		}
+	}
+	if !kinds[Assign] || !kinds[SessionExpiry] || !kinds[AddPartition] {
+		t.Errorf("round trip never saw assign, session-expiry or add-partition actions: %v", kinds)
+	}
+}
+
+func TestParseActionErrors(t *testing.T) {
+	c, _ := Presets[0].Config()
+	for _, tc := range []struct{ text, want string }{
+		{"fly a", `unknown kind "fly"`},
+		{"poll zz", `unknown member "zz"`},
+		{"add-partition nope", `unknown topic "nope"`},
+		{"join-timeout now", "takes no argument"},
+		{"session-expiry", "takes one member id"},
+		{"poll a a#1=(t-0)", "only assign takes an assignment"},
+		{"assign a a#1=(t-x)", `partition "t-x": want topic-N`},
+		{"assign a a#1=(t-0", "unclosed parenthesis"},
+	} {
+		if _, err := ParseAction(&c, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseAction(%q) = %v, want an error containing %q", tc.text, err, tc.want)
+		}
+	}
+}
