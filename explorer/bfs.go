@@ -120,7 +120,9 @@ func (c *checker[S, A]) run() Report[S, A] {
 		}
 		c.mon.beginLevel(len(c.levels), cur.n)
 		next, aborted := c.expand(cur)
+		t0 := time.Now()
 		c.pool.put(cur.blocks, len(next.blocks))
+		phase("poolput", t0)
 		if aborted {
 			c.pool.put(next.blocks, 0)
 			cur = &level[S]{} // both levels are back in the pool
@@ -133,6 +135,7 @@ func (c *checker[S, A]) run() Report[S, A] {
 	}
 	c.pool.put(cur.blocks, 0)
 	c.mon.stop()
+	phaseDump()
 	return c.report(stop)
 }
 

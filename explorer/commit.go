@@ -3,6 +3,7 @@ package explorer
 import (
 	"math"
 	"slices"
+	"time"
 )
 
 // commit turns the records of an expansion into the next level:
@@ -18,12 +19,16 @@ import (
 //
 // It returns the name of the bound that stops the run, if any.
 func (c *checker[S, A]) commit(next *level[S]) string {
+	t0 := time.Now()
 	losers := c.losers()
+	t0 = phase("losers", t0)
 	c.presize(next, len(losers))
+	t0 = phase("presize", t0)
 	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
 		c.filterSegment(c.ws[w], &next.segs[k], losers)
 		return true
 	})
+	t0 = phase("filter", t0)
 	for _, w := range c.ws {
 		c.generated += w.gen
 		w.gen = 0
@@ -43,6 +48,7 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 		c.checkSegment(c.ws[w], k, &next.segs[k])
 		return true
 	})
+	t0 = phase("check", t0)
 	c.resolve(next, depth)
 	next.compact()
 	if next.n == 0 {
@@ -51,9 +57,11 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 	c.levels = append(c.levels, next.n)
 	c.distinct += next.n
 	appendLevel(c.trace, next)
+	t0 = phase("trace", t0)
 	c.pool.dropKeys(next)
 	c.mon.commit(c.distinct)
 	c.mon.tables.Store(int64(c.vis.bytes() + c.cl.bytes()))
+	phase("commitrest", t0)
 	return stop
 }
 

@@ -46,3 +46,13 @@ func TestNamesOfSmallEnums(t *testing.T) {
 		t.Error("ParseJoinReason accepted an unknown name")
 	}
 }
+
+func TestConsumerGroupHeartbeatIsAMessage(t *testing.T) {
+	var req Request = ConsumerGroupHeartbeatRequest{Conn: 3, MemberEpoch: EpochJoin}
+	var resp Response = ConsumerGroupHeartbeatResponse{Error: FencedMemberEpoch}
+	if req.From() != 3 || resp.Code() != FencedMemberEpoch {
+		t.Errorf("From %d, Code %v", req.From(), resp.Code())
+	}
+	req.(ConsumerGroupHeartbeatRequest).isRequest()
+	resp.(ConsumerGroupHeartbeatResponse).isResponse()
+}
