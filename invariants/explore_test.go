@@ -85,23 +85,3 @@ func TestZombieWindow(t *testing.T) {
 		t.Errorf("a crash alone must not excuse the strict form: a crashed process owns nothing")
 	}
 }
-
-// TestMutantSkipJoinPrepareAfterReset: KAFKA-12983 (BUGS.md B7). A member reset mid-rebalance
-// rejoins without onJoinPrepare, still claiming its partitions under a fresh id; the general
-// ownership properties catch it.
-func TestMutantSkipJoinPrepareAfterReset(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores 60k states")
-	}
-	c := config(t, twoMembers+"budget session-timeouts=1\nfault skip-join-prepare-after-reset\n")
-	r := check(t, c, 0)
-	for _, name := range []string{"exclusive-ownership", "no-handover-while-owned"} {
-		if s := status(r, name); s != explorer.Violated {
-			t.Errorf("%s: %s, want violated", name, s)
-		}
-	}
-	correct := check(t, config(t, twoMembers+"budget session-timeouts=1\n"), 0)
-	if s := status(correct, "exclusive-ownership"); s != explorer.Holds {
-		t.Errorf("without the fault exclusive-ownership is %s", s)
-	}
-}

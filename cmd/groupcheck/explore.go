@@ -73,6 +73,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	preset := fs.String("preset", "", "a built-in world (groupcheck presets); default "+spec.DefaultPreset)
 	config := fs.String("config", "", "a world in the config-file format")
 	out := fs.String("out", "", "directory to write counterexamples to")
+	mutant := fs.String("mutant", "", "switch on a named fault (groupcheck mutants); alone, explore its world")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -80,7 +81,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	cfg, err := loadConfig(*preset, *config)
+	cfg, err := loadWorld(*preset, *config, *mutant)
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
@@ -114,6 +115,27 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// loadWorld is the config to explore: a preset, a file, or a mutant's own world; a mutant
+// named beside a preset or file switches its fault on there.
+func loadWorld(preset, file, mutant string) (spec.Config, error) {
+	if mutant == "" {
+		return loadConfig(preset, file)
+	}
+	m, ok := invariants.LookupMutant(mutant)
+	if !ok {
+		return spec.Config{}, fmt.Errorf("unknown mutant %q (see groupcheck mutants)", mutant)
+	}
+	if preset == "" && file == "" {
+		if m.World == "" {
+			return spec.Config{}, fmt.Errorf("mutant %s has no world of its own (%s); name one with --preset or --config", mutant, m.Uncaught)
+		}
+		return m.Config()
+	}
+	c, err := loadConfig(preset, file)
+	c.Faults = c.Faults.With(m.Fault)
+	return c, err
 }
 
 func loadConfig(preset, file string) (spec.Config, error) {

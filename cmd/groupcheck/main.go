@@ -4,6 +4,7 @@
 //	                   [--max-states N] [--max-time DURATION] [--max-memory BYTES]
 //	                   [--json] [--out DIR]
 //	groupcheck presets
+//	groupcheck mutants
 //	groupcheck bench twophase --rm N [--workers N] [--json]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
@@ -30,6 +31,7 @@ func main() {
 const usage = `usage:
   groupcheck explore [--preset NAME | --config FILE] [flags]   explore a world exhaustively
   groupcheck presets                                           list the built-in worlds
+  groupcheck mutants                                           list the named faults and what catches them
   groupcheck bench twophase --rm N [--workers N] [--json]      the TwoPhase commit benchmark
 Run "groupcheck explore --help" for the explore flags.`
 
@@ -43,6 +45,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return explore(args[1:], stdout, stderr)
 	case "presets":
 		return presets(stdout)
+	case "mutants":
+		return mutants(stdout)
 	case "bench":
 		return bench(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

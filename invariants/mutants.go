@@ -1,0 +1,118 @@
+package invariants
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// Mutant is a named fault of the reference (impl.Fault), documented with its real source, and
+// the smallest world in which the explorer catches it — by a general property, never one
+// written for that mutant. Mutants are how we know the properties bite.
+type Mutant struct {
+	Fault   impl.Fault
+	Bug     string // the BUGS.md entry, e.g. "B7"
+	Source  string // JIRA id, PR or the seed section
+	Summary string // one line: what goes wrong
+	// World is the config (in the config-file format, without a fault directive) in which
+	// the fault is caught; empty when no safety property can catch it.
+	World string
+	// Catches are the properties the fault violates in World, and which hold there without
+	// the fault.
+	Catches []string
+	// Uncaught says why no property catches the mutant yet, when Catches is empty.
+	Uncaught string
+}
+
+// Config is the mutant's world with its fault switched on.
+func (m Mutant) Config() (spec.Config, error) {
+	c, err := spec.ParseConfig(m.Fault.String(), strings.NewReader(m.World))
+	if err != nil {
+		return spec.Config{}, fmt.Errorf("mutant %s: %w", m.Fault, err)
+	}
+	c.Faults = c.Faults.With(m.Fault)
+	return c, nil
+}
+
+// LookupMutant finds a mutant by its fault name.
+func LookupMutant(name string) (Mutant, bool) {
+	for _, m := range Mutants {
+		if m.Fault.String() == name {
+			return m, true
+		}
+	}
+	return Mutant{}, false
+}
+
+const (
+	twoCooperative = `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+`
+	twoEagerSticky = `protocol eager
+consumer kafka
+coordinator kafka
+assignor sticky
+topic t 2
+member a topics=t
+member b topics=t
+`
+)
+
+// Mutants is the registry, in BUGS.md order.
+var Mutants = []Mutant{
+	{
+		Fault: impl.FaultJoinTimerZero, Bug: "B1", Source: "KAFKA-8653",
+		Summary:  "JoinGroup v0's rebalance timeout is lost: the join phase times out at once and evicts live members",
+		Uncaught: "a liveness bug (an endless eviction loop); needs eventually-properties",
+	},
+	{
+		Fault: impl.FaultNoSyncTimer, Bug: "B3", Source: "KAFKA-12890",
+		Summary:  "no sync-phase timer: a member that never syncs keeps the group in CompletingRebalance",
+		Uncaught: "a liveness bug (the group never stabilises); needs eventually-properties",
+	},
+	{
+		Fault: impl.FaultSkipJoinPrepareAfterReset, Bug: "B7", Source: "KAFKA-12983",
+		Summary: "after a reset mid-rebalance the consumer skips onJoinPrepare and keeps claiming its partitions",
+		World:   twoCooperative + "budget session-timeouts=1\n",
+		Catches: []string{"exclusive-ownership", "no-handover-while-owned"},
+	},
+	{
+		Fault: impl.FaultStaleClaimAfterSyncRebalance, Bug: "B8a", Source: "KAFKA-13419",
+		Summary:  "after REBALANCE_IN_PROGRESS on SyncGroup the old partitions are claimed under the new generation's label, user data included",
+		Uncaught: "the KAFKA-14639 arbitration makes a stale label harmless in the worlds explored",
+	},
+	{
+		Fault: impl.FaultResetGenerationOnSyncRebalance, Bug: "B8b", Source: "KAFKA-13891 → KAFKA-14016",
+		Summary:  "REBALANCE_IN_PROGRESS on SyncGroup resets the generation, so the member gives up more than it must",
+		Uncaught: "over-revocation and extra rounds: a liveness/efficiency bug, not a safety one",
+	},
+	{
+		Fault: impl.FaultValidateBuiltinCooperative, Bug: "B9", Source: "KAFKA-13406",
+		Summary:  "the leader validates the built-in cooperative-sticky assignment and fails the round on stale claims",
+		Uncaught: "a livelock (the round fails forever); needs eventually-properties",
+	},
+	{
+		Fault: impl.FaultDropLowerGenerationClaims, Bug: "B10", Source: "KAFKA-14639",
+		Summary:  "the leader drops every claim of a member below the highest generation, so a sole stale owner's partition is handed over while owned",
+		Uncaught: "needs a member that missed a round while keeping its partitions; not reached in the small worlds yet",
+	},
+	{
+		Fault: impl.FaultStickyMergeWithoutGeneration, Bug: "B11", Source: "KAFKA-7026 (KIP-341)",
+		Summary: "the eager sticky assignor merges cached previous assignments without generation precedence",
+		World:   twoEagerSticky + "budget lost-responses=1\n",
+		Catches: []string{"exclusive-ownership", "sync-assignment-valid"},
+	},
+	{
+		Fault: impl.FaultEagerKeepsOwnedList, Bug: "B23", Source: "franz-go #686 (fix #720, v1.17.0)",
+		Summary: "an eager member revokes everything but still advertises its last assignment as owned",
+		World:   twoEagerSticky + "budget crashes=1\n",
+		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "revoke-before-reassign"},
+	},
+}

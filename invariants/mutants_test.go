@@ -1,0 +1,56 @@
+package invariants
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+// TestMutantsAreCaught: every mutant with a world is caught there by each property it names,
+// and each of those properties holds in the same world without the fault — so it is the
+// fault, not the world, that the property catches. Every fault of impl is registered.
+func TestMutantsAreCaught(t *testing.T) {
+	for _, f := range impl.AllFaults() {
+		if _, ok := LookupMutant(f.String()); !ok {
+			t.Errorf("fault %s has no mutant entry", f)
+		}
+	}
+	for _, m := range Mutants {
+		if m.World == "" {
+			if m.Uncaught == "" || len(m.Catches) > 0 {
+				t.Errorf("%s: a mutant without a world must say why it is uncaught and catch nothing", m.Fault)
+			}
+			continue
+		}
+		t.Run(m.Fault.String(), func(t *testing.T) {
+			if testing.Short() && m.Bug == "B7" {
+				t.Skip("explores 60k states twice")
+			}
+			c, err := m.Config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			faulty := check(t, c, 0)
+			c.Faults = 0
+			correct := check(t, c, 0)
+			if !correct.Exhaustive {
+				t.Fatalf("the correct world is not exhaustive: %s", correct.StoppedBy)
+			}
+			for _, name := range m.Catches {
+				if s := status(faulty, name); s != explorer.Violated {
+					t.Errorf("%s: %s with the fault, want violated", name, s)
+				}
+				if s := status(correct, name); s != explorer.Holds {
+					t.Errorf("%s: %s without the fault, want holds", name, s)
+				}
+			}
+			for _, p := range faulty.Properties {
+				if p.Status == explorer.Violated && !slices.Contains(m.Catches, p.Name) && p.Name != "exclusive-ownership-strict" {
+					t.Errorf("%s is also violated: list it in Catches", p.Name)
+				}
+			}
+		})
+	}
+}
