@@ -41,6 +41,16 @@ const (
 	// FaultEagerKeepsOwnedList: an eager member revokes everything but still advertises its
 	// last assignment as owned in the next subscription (franz-go #686, B23).
 	FaultEagerKeepsOwnedList
+	// FaultRecomputeWhileRevoking: the KIP-848 coordinator recomputes a revoking member's
+	// assignment from a new target without looking at its owned partitions, and re-arms the
+	// rebalance timer on every target change (KAFKA-16249, B17).
+	FaultRecomputeWhileRevoking
+	// FaultStaleCheckOnRejoin: the KIP-848 coordinator applies the stale-epoch check to an
+	// epoch-0 rejoin of a registered member (KAFKA-19233, B18).
+	FaultStaleCheckOnRejoin
+	// FaultInFlightStuckOnError: the KIP-848 client never clears its heartbeat in-flight marker
+	// on an error response, so it never heartbeats again (KAFKA-16215/16178, B21).
+	FaultInFlightStuckOnError
 	numFaults
 )
 
@@ -54,6 +64,9 @@ var faultNames = [numFaults]string{
 	"drop-lower-generation-claims",
 	"sticky-merge-without-generation",
 	"eager-keeps-owned-list",
+	"recompute-while-revoking",
+	"stale-check-on-rejoin",
+	"in-flight-stuck-on-error",
 }
 
 // String is the fault's kebab-case name, as used on the command line and in config files.

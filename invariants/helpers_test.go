@@ -1,7 +1,6 @@
 package invariants
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
@@ -20,7 +19,7 @@ member b topics=t
 
 func config(t *testing.T, text string) spec.Config {
 	t.Helper()
-	c, err := spec.ParseConfig(t.Name(), strings.NewReader(text))
+	c, err := spec.ParseConfigString(t.Name(), text)
 	if err != nil {
 		t.Fatal(err)
 	}

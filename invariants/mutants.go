@@ -2,7 +2,6 @@ package invariants
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/spec"
@@ -28,7 +27,7 @@ type Mutant struct {
 
 // Config is the mutant's world with its fault switched on.
 func (m Mutant) Config() (spec.Config, error) {
-	c, err := spec.ParseConfig(m.Fault.String(), strings.NewReader(m.World))
+	c, err := spec.ParseConfigString(m.Fault.String(), m.World)
 	if err != nil {
 		return spec.Config{}, fmt.Errorf("mutant %s: %w", m.Fault, err)
 	}
@@ -114,5 +113,20 @@ var Mutants = []Mutant{
 		Summary: "an eager member revokes everything but still advertises its last assignment as owned",
 		World:   twoEagerSticky + "budget crashes=1\n",
 		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "revoke-before-reassign"},
+	},
+	{
+		Fault: impl.FaultRecomputeWhileRevoking, Bug: "B17", Source: "KAFKA-16249",
+		Summary:  "KIP-848: a new target is applied to a revoking member without its acknowledgement, and the rebalance timer is re-armed",
+		Uncaught: "KIP-848 is not in the model checker's world yet (issue 6)",
+	},
+	{
+		Fault: impl.FaultStaleCheckOnRejoin, Bug: "B18", Source: "KAFKA-19233 (apache/kafka#21305)",
+		Summary:  "KIP-848: an epoch-0 rejoin of a still-registered member is judged stale and fenced again",
+		Uncaught: "KIP-848 is not in the model checker's world yet (issue 6)",
+	},
+	{
+		Fault: impl.FaultInFlightStuckOnError, Bug: "B21", Source: "KAFKA-16215 / KAFKA-16178",
+		Summary:  "KIP-848 client: an error response never clears the in-flight heartbeat, so the member never heartbeats again",
+		Uncaught: "KIP-848 is not in the model checker's world yet (issue 6)",
 	},
 }

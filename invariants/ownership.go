@@ -79,11 +79,7 @@ var syncAssignmentValid = Property{
 	Statement: "the leader's sync assignment gives each partition to at most one member, and only to a subscriber of its topic",
 	Source:    "KAFKA.md §1.5, §2.4",
 	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
-		for _, e := range ev {
-			a, ok := e.(spec.AssignEvent)
-			if !ok || a.Failed != "" {
-				continue
-			}
+		for _, a := range assignments(ev) {
 			if why := validAssignment(a); why != "" {
 				return why
 			}
@@ -122,9 +118,8 @@ var noHandoverWhileOwned = Property{
 	Statement: "a current leader never hands a partition to a member while another member of the group still owns it",
 	Source:    "KIP-429 §2.6 (seed 000: withhold maybe-revoking partitions); KAFKA.md §2.5",
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
-		for _, e := range ev {
-			a, ok := e.(spec.AssignEvent)
-			if !ok || a.Failed != "" || !currentLeader(pre, a) {
+		for _, a := range assignments(ev) {
+			if !currentLeader(pre, a) {
 				continue
 			}
 			for _, m := range a.Assignments {
@@ -161,4 +156,15 @@ func currentLeader(w spec.World, a spec.AssignEvent) bool {
 func liveTimeouts(c spec.Config) bool {
 	b := c.Budget
 	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts > 0
+}
+
+// assignments are the step's leader assignments that were computed (not failed rounds).
+func assignments(ev []spec.Event) []spec.AssignEvent {
+	var out []spec.AssignEvent
+	for _, e := range ev {
+		if a, ok := e.(spec.AssignEvent); ok && a.Failed == "" {
+			out = append(out, a)
+		}
+	}
+	return out
 }

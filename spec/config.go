@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/groupcheck/groupcheck/impl"
 )
@@ -212,4 +213,16 @@ func (c Config) MemberProtocol(i int) impl.RebalanceProtocol {
 		}
 	}
 	return impl.Cooperative
+}
+
+// String lists the non-zero budgets as the config file spells them ("crashes=1 joins=2"), or
+// "" when every budget is zero.
+func (b Budget) String() string {
+	var parts []string
+	for _, f := range b.fields() {
+		if *f.v != 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", f.name, *f.v))
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -60,6 +60,12 @@ func ParseConfig(name string, r io.Reader) (Config, error) {
 	return p.cfg, nil
 }
 
+// ParseConfigString is ParseConfig on a config held in a string (a preset, a mutant's world,
+// a test's world).
+func ParseConfigString(name, text string) (Config, error) {
+	return ParseConfig(name, strings.NewReader(text))
+}
+
 type parser struct {
 	cfg  Config
 	seen map[string]int

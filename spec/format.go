@@ -20,14 +20,8 @@ func (c Config) Format() string {
 	for _, m := range c.Members {
 		b.WriteString(m.format())
 	}
-	var budget []string
-	for _, f := range c.Budget.fields() {
-		if *f.v != 0 {
-			budget = append(budget, fmt.Sprintf("%s=%d", f.name, *f.v))
-		}
-	}
-	if len(budget) > 0 {
-		fmt.Fprintf(&b, "budget %s\n", strings.Join(budget, " "))
+	if budget := c.Budget.String(); budget != "" {
+		fmt.Fprintf(&b, "budget %s\n", budget)
 	}
 	for _, f := range impl.AllFaults() {
 		if c.Faults.Has(f) {

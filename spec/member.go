@@ -121,12 +121,7 @@ func (st *stepper) clientEnv(i int, k Kind) bool {
 		if len(s.In) == 0 || !st.spend(&w.Left.LostResponses, true) {
 			return false
 		}
-		p := st.slot(i)
-		lost := p.In[0]
-		p.In = p.In[1:]
-		if len(p.In) == 0 {
-			p.In = nil
-		}
+		lost := pop(&st.slot(i).In)
 		c, effs = s.Client.RequestTimedOut(kindOf(lost))
 	case PollTimeout:
 		if !st.spend(&w.Left.PollTimeouts, true) {

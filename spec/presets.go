@@ -15,7 +15,7 @@ type Preset struct {
 
 // Config parses the preset. Presets are tested to parse, so an error here is a bug.
 func (p Preset) Config() (Config, error) {
-	return ParseConfig(p.Name, strings.NewReader("name "+p.Name+"\n"+p.Text))
+	return ParseConfigString(p.Name, "name "+p.Name+"\n"+p.Text)
 }
 
 // DefaultPreset is what `groupcheck explore` runs with no flags.

@@ -30,14 +30,8 @@ func (w World) String() string {
 		}
 	}
 	fmt.Fprintf(&b, "cluster  %s\n", clusterText(w.Cluster))
-	var left []string
-	for _, f := range w.Left.fields() {
-		if *f.v != 0 {
-			left = append(left, fmt.Sprintf("%s=%d", f.name, *f.v))
-		}
-	}
-	if len(left) > 0 {
-		fmt.Fprintf(&b, "budget   %s\n", strings.Join(left, " "))
+	if left := w.Left.String(); left != "" {
+		fmt.Fprintf(&b, "budget   %s\n", left)
 	}
 	return b.String()
 }

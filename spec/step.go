@@ -67,12 +67,7 @@ func (st *stepper) deliverRequest(i int) bool {
 	if len(st.w.Slots[i].Out) == 0 {
 		return false
 	}
-	s := st.slot(i)
-	req := s.Out[0]
-	s.Out = s.Out[1:]
-	if len(s.Out) == 0 {
-		s.Out = nil
-	}
+	req := pop(&st.slot(i).Out)
 	var fresh impl.MemberID
 	if j, ok := req.(impl.JoinGroupRequest); ok && j.MemberID == impl.NoMemberID {
 		fresh = freshID(st.w, st.w.cfg.Members[i].Name)
@@ -118,12 +113,7 @@ func (st *stepper) deliverResponse(i int) bool {
 		return false
 	}
 	s := st.slot(i)
-	resp := s.In[0]
-	s.In = s.In[1:]
-	if len(s.In) == 0 {
-		s.In = nil
-	}
-	c, effs := s.Client.Receive(resp)
+	c, effs := s.Client.Receive(pop(&s.In))
 	st.apply(i, c, effs)
 	return true
 }
@@ -231,4 +221,15 @@ func (w World) syncTimeoutCosts() bool {
 		}
 	}
 	return false
+}
+
+// pop takes the head of a FIFO queue; an emptied queue is nil, so that an empty queue has one
+// encoding.
+func pop[T any](q *[]T) T {
+	head := (*q)[0]
+	*q = (*q)[1:]
+	if len(*q) == 0 {
+		*q = nil
+	}
+	return head
 }
