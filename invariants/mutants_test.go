@@ -6,6 +6,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/spec"
 )
 
 // TestMutantsAreCaught: every mutant with a world is caught there by each property it names,
@@ -32,7 +33,8 @@ func TestMutantsAreCaught(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			faulty := check(t, c, 0)
+			m2 := NewModel(c)
+			faulty := explorer.Check[spec.World, spec.Action](m2, m2.Properties(), explorer.Options{MaxStates: m.MaxStates})
 			c.Faults = 0
 			correct := check(t, c, 0)
 			if !correct.Exhaustive {
