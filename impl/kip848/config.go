@@ -1,0 +1,83 @@
+package kip848
+
+import "github.com/groupcheck/groupcheck/impl"
+
+// Config is the coordinator's fixed configuration. It travels inside every Group value but
+// never changes, and it is not part of the canonical encoding.
+type Config struct {
+	// Variant selects the reconciliation rules: impl.Kafka is CurrentAssignmentBuilder after
+	// KAFKA-16249 (KAFKA.md §3.4); impl.KIP is the seed's draft (seed 001): revoke, wait for
+	// the acknowledgement, then move to the target epoch and assign.
+	Variant impl.Variant
+	// Assignor is the server assignor run by Heartbeat: AssignorUniform (the default when
+	// empty) or AssignorRange. HeartbeatAssign takes any other AssignFunc (the `any` assignor).
+	Assignor string
+	// Faults switches on deliberate defects: impl.FaultRecomputeWhileRevoking (B17) and
+	// impl.FaultStaleCheckOnRejoin (B18).
+	Faults impl.Faults
+	// MaxSize is group.consumer.max.size; 0 means unlimited. Reference: KAFKA.md §3.3 step 2.
+	MaxSize int
+}
+
+// The server-side assignors (group.consumer.assignors; KAFKA.md §3.3 step 5).
+const (
+	AssignorUniform = "uniform"
+	AssignorRange   = "range"
+)
+
+// MemberState is the coordinator's reconciliation state of one member
+// (modern/MemberState.java; KAFKA.md §3.4). UNKNOWN (a state written by a newer broker) is
+// not modelled.
+type MemberState int8
+
+const (
+	// Stable: the member holds its whole reconciled assignment at its epoch.
+	Stable MemberState = iota
+	// UnrevokedPartitions: the member must first revoke PartitionsPendingRevocation; its
+	// rebalance timer runs.
+	UnrevokedPartitions
+	// UnreleasedPartitions: the member is at the target epoch but waits for partitions that
+	// other members still hold.
+	UnreleasedPartitions
+)
+
+func (s MemberState) String() string {
+	switch s {
+	case Stable:
+		return "STABLE"
+	case UnrevokedPartitions:
+		return "UNREVOKED_PARTITIONS"
+	case UnreleasedPartitions:
+		return "UNRELEASED_PARTITIONS"
+	}
+	return "INVALID_MEMBER_STATE"
+}
+
+// GroupState is the derived state of the group (ConsumerGroup.maybeUpdateGroupState;
+// KAFKA.md §3.2). DEAD (deleted or unloaded) is not modelled: the group always exists.
+type GroupState int8
+
+const (
+	// Empty: no members.
+	Empty GroupState = iota
+	// Assigning: the group epoch is ahead of the target assignment epoch (lazy assignment).
+	Assigning
+	// Reconciling: some member is not STABLE at the assignment epoch.
+	Reconciling
+	// StableGroup: every member is STABLE at the assignment epoch.
+	StableGroup
+)
+
+func (s GroupState) String() string {
+	switch s {
+	case Empty:
+		return "EMPTY"
+	case Assigning:
+		return "ASSIGNING"
+	case Reconciling:
+		return "RECONCILING"
+	case StableGroup:
+		return "STABLE"
+	}
+	return "INVALID_GROUP_STATE"
+}

@@ -1,0 +1,120 @@
+package kip848
+
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/impl"
+)
+
+// AppendEncoding appends the group's canonical encoding to buf: two groups encode equally iff
+// they are the same state. The Config is not encoded (it is fixed for a run); the cluster is.
+func (g Group) AppendEncoding(buf []byte) []byte {
+	buf = binary.AppendVarint(buf, int64(g.groupEpoch))
+	buf = binary.AppendVarint(buf, int64(g.assignmentEpoch))
+	buf = binary.AppendUvarint(buf, uint64(len(g.target)))
+	for _, e := range g.target {
+		buf = appendString(buf, string(e.ID))
+		buf = appendPartitions(buf, e.Partitions)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
+	for _, m := range g.members {
+		buf = m.AppendEncoding(buf)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))
+	for _, t := range g.cluster.Topics {
+		buf = appendString(buf, t.Name)
+		buf = binary.AppendVarint(buf, int64(t.Partitions))
+	}
+	return buf
+}
+
+// AppendEncoding appends the member's canonical encoding to buf.
+func (m Member) AppendEncoding(buf []byte) []byte {
+	buf = appendString(buf, string(m.ID))
+	buf = appendString(buf, string(m.InstanceID))
+	buf = binary.AppendVarint(buf, int64(m.MemberEpoch))
+	buf = binary.AppendVarint(buf, int64(m.PreviousMemberEpoch))
+	buf = append(buf, byte(m.State), boolByte(m.RebalanceTimer.Armed))
+	buf = binary.AppendVarint(buf, int64(m.RebalanceTimer.Epoch))
+	buf = binary.AppendVarint(buf, int64(m.RevocationTargetEpoch))
+	buf = appendPartitions(buf, m.AssignedPartitions)
+	buf = appendPartitions(buf, m.PartitionsPendingRevocation)
+	buf = binary.AppendUvarint(buf, uint64(len(m.SubscribedTopics)))
+	for _, t := range m.SubscribedTopics {
+		buf = appendString(buf, t)
+	}
+	return buf
+}
+
+func appendPartitions(buf []byte, ps impl.PartitionSet) []byte {
+	buf = binary.AppendUvarint(buf, uint64(ps.Len()))
+	for _, tp := range ps.Slice() {
+		buf = appendString(buf, tp.Topic)
+		buf = binary.AppendVarint(buf, int64(tp.Partition))
+	}
+	return buf
+}
+
+func appendString(buf []byte, s string) []byte {
+	buf = binary.AppendUvarint(buf, uint64(len(s)))
+	return append(buf, s...)
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// String renders the group on one line for traces and test failures:
+//
+//	RECONCILING epoch=3 target@3=(a:(t-0) b:(t-1)) members=(a{STABLE e=3 ...} ...)
+func (g Group) String() string {
+	var b strings.Builder
+	b.WriteString(g.State().String())
+	b.WriteString(" epoch=" + itoa(g.groupEpoch))
+	b.WriteString(" target@" + itoa(g.assignmentEpoch) + "=(")
+	for i, e := range g.target {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(string(e.ID) + ":" + e.Partitions.String())
+	}
+	b.WriteString(") members=(")
+	for i, m := range g.members {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(m.String())
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// String renders one member: id, [instance], state, epochs, sets, subscription and timer.
+func (m Member) String() string {
+	var b strings.Builder
+	b.WriteString(string(m.ID))
+	if m.InstanceID != "" {
+		b.WriteString("[" + string(m.InstanceID) + "]")
+	}
+	b.WriteString("{" + m.State.String() + " e=" + itoa(m.MemberEpoch) + " prev=" + itoa(m.PreviousMemberEpoch))
+	b.WriteString(" assigned=" + m.AssignedPartitions.String())
+	if !m.PartitionsPendingRevocation.IsEmpty() {
+		b.WriteString(" revoking=" + m.PartitionsPendingRevocation.String())
+	}
+	b.WriteString(" topics=(" + strings.Join(m.SubscribedTopics, " ") + ")")
+	if m.RebalanceTimer.Armed {
+		b.WriteString(" timer@" + itoa(m.RebalanceTimer.Epoch))
+	}
+	if m.RevocationTargetEpoch != 0 {
+		b.WriteString(" revoking-for@" + itoa(m.RevocationTargetEpoch))
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+func itoa(e impl.Epoch) string { return strconv.Itoa(int(e)) }

@@ -1,0 +1,48 @@
+package kip848client
+
+import "github.com/groupcheck/groupcheck/impl"
+
+// Config is one client incarnation's fixed configuration (a restart is a new Member).
+type Config struct {
+	// Variant is accepted for symmetry with the coordinator. The client is shared: seed 001
+	// describes only server-side reconciliation, and a client reconciles whatever assignment
+	// arrives the same way under both variants (see doc.go).
+	Variant impl.Variant
+	// InstanceID makes the member static (group.instance.id): it leaves with epoch -2.
+	InstanceID impl.InstanceID
+	// Conn is the connection this incarnation's requests carry.
+	Conn impl.Conn
+	// Faults switches on deliberate defects (BUGS.md B21).
+	Faults impl.Faults
+}
+
+// Static reports whether the member has a group.instance.id.
+func (c Config) Static() bool { return c.InstanceID != "" }
+
+// leaveEpoch is the epoch the leave heartbeat carries. Reference: KAFKA.md §3.1, §3.7.
+func (c Config) leaveEpoch() impl.Epoch {
+	if c.Static() {
+		return impl.EpochTemporaryLeave
+	}
+	return impl.EpochLeave
+}
+
+// RequestKind names the two request kinds a member has at most one of in flight.
+type RequestKind int8
+
+const (
+	// KindHeartbeat is ConsumerGroupHeartbeat.
+	KindHeartbeat RequestKind = iota
+	// KindCommit is OffsetCommit.
+	KindCommit
+)
+
+func (k RequestKind) String() string {
+	switch k {
+	case KindHeartbeat:
+		return "ConsumerGroupHeartbeat"
+	case KindCommit:
+		return "OffsetCommit"
+	}
+	return "InvalidKind"
+}
