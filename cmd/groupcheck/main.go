@@ -4,11 +4,15 @@
 //	                   [--max-states N] [--max-time DURATION] [--max-memory BYTES]
 //	                   [--json] [--out DIR]
 //	groupcheck presets
+//	groupcheck replay FILE [--rewrite]
+//	groupcheck show FILE [--format text|mermaid|itf|json]
+//	groupcheck shrink FILE [--property NAME] [--out FILE]
 //	groupcheck mutants
 //	groupcheck bench twophase --rm N [--workers N] [--json]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
-// unreached, 2 for bad usage or a bad config.
+// unreached, 2 for bad usage or a bad config. replay exits 0 when the trace replays, 1 on a
+// divergence, 2 on a malformed trace.
 package main
 
 import (
@@ -31,6 +35,9 @@ func main() {
 const usage = `usage:
   groupcheck explore [--preset NAME | --config FILE] [flags]   explore a world exhaustively
   groupcheck presets                                           list the built-in worlds
+  groupcheck replay FILE [--rewrite]                           re-execute a trace; --rewrite regenerates it
+  groupcheck show FILE [--format text|mermaid|itf|json]        render a trace
+  groupcheck shrink FILE [--property NAME] [--out FILE]        shrink a trace that is not shortest
   groupcheck mutants                                           list the named faults and what catches them
   groupcheck bench twophase --rm N [--workers N] [--json]      the TwoPhase commit benchmark
 Run "groupcheck explore --help" for the explore flags.`
@@ -49,6 +56,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return mutants(stdout)
 	case "bench":
 		return bench(args[1:], stdout, stderr)
+	case "replay":
+		return replay(args[1:], stdout, stderr)
+	case "show":
+		return show(args[1:], stdout, stderr)
+	case "shrink":
+		return shrink(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return 0

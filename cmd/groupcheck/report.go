@@ -10,6 +10,7 @@ import (
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/invariants"
 	"github.com/groupcheck/groupcheck/spec"
+	"github.com/groupcheck/groupcheck/traces"
 )
 
 // report is what explore prints: the JSON fields are the documented --json output.
@@ -118,37 +119,29 @@ func (r *report) writeText(w io.Writer) {
 	}
 }
 
-// writePath prints a path step by step: the action, the step's events, and the lines of the
-// world that changed.
+// writePath prints a path step by step as a replayed trace renders it: the action, the
+// step's events, and the lines of the world that changed.
 func writePath(w io.Writer, cfg *spec.Config, p *explorer.Path[spec.World, spec.Action]) {
-	fmt.Fprintf(w, "  initial world:\n%s", indent(p.Init.String(), "    "))
-	prev := p.Init
+	acts := make([]spec.Action, len(p.Steps))
 	for i, s := range p.Steps {
-		fmt.Fprintf(w, "  %d. %s\n", i+1, s.Action.Text(cfg))
-		_, ev, _ := spec.Step(prev, s.Action)
-		for _, e := range ev {
-			fmt.Fprintf(w, "       %s\n", e)
-		}
-		for _, line := range changedLines(prev.String(), s.State.String()) {
-			fmt.Fprintf(w, "     | %s\n", line)
-		}
-		prev = s.State
+		acts[i] = s.Action
 	}
-}
-
-// changedLines are the lines of after that are not lines of before.
-func changedLines(before, after string) []string {
-	old := map[string]bool{}
-	for _, l := range strings.Split(before, "\n") {
-		old[l] = true
+	t := traces.New(cfg.Name, traces.Header{}, *cfg, acts)
+	res, err := traces.Replay(t)
+	if err != nil {
+		fmt.Fprintf(w, "  (cannot replay: %v)\n", err)
+		return
 	}
-	var out []string
-	for _, l := range strings.Split(after, "\n") {
-		if l != "" && !old[l] {
-			out = append(out, l)
+	fmt.Fprintf(w, "  initial world:\n%s", indent(p.Init.String(), "    "))
+	for i, s := range res.Steps {
+		if s.Step.Check {
+			continue
+		}
+		fmt.Fprintf(w, "  %d. %s\n", i+1, s.Step.Text)
+		for _, l := range s.Got {
+			fmt.Fprintf(w, "       %s\n", l)
 		}
 	}
-	return out
 }
 
 func indent(s, pre string) string {
@@ -156,7 +149,8 @@ func indent(s, pre string) string {
 	return pre + strings.Join(lines, "\n"+pre) + "\n"
 }
 
-// writeTraces writes each counterexample to DIR/<config>-<property>.trace.
+// writeTraces writes each counterexample to DIR/<config>-<property>.trace as a v1 trace
+// (package traces), which `groupcheck replay` replays.
 func (r *report) writeTraces(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -165,14 +159,15 @@ func (r *report) writeTraces(dir string) error {
 		if r.paths[i] == nil {
 			continue
 		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "# property: %s (%s)\n# source:   %s\n# why:      %s\n# found:    bfs, shortest, %d distinct states\n#\n# config:\n",
-			p.Name, p.Kind, p.Source, p.Why, r.Distinct)
-		for _, l := range strings.Split(strings.TrimRight(r.cfg.Format(), "\n"), "\n") {
-			fmt.Fprintf(&b, "#   %s\n", l)
+		h := traces.Header{
+			About:    []string{fmt.Sprintf("%s violated: %s", p.Name, p.Statement), "source: " + p.Source},
+			Property: p.Name,
+			Found:    fmt.Sprintf("bfs shortest, %d steps, %d distinct states", len(r.paths[i].Steps), r.Distinct),
 		}
-		b.WriteString("\n")
-		writePath(&b, &r.cfg, r.paths[i])
+		var b strings.Builder
+		if err := traces.Write(&b, h, r.cfg, r.paths[i]); err != nil {
+			return err
+		}
 		name := filepath.Join(dir, cleanName(r.Config+"-"+p.Name)+".trace")
 		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
 			return err

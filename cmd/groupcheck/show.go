@@ -1,0 +1,49 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/groupcheck/groupcheck/traces"
+)
+
+// showFormats are the renderings of `groupcheck show`, by --format name.
+var showFormats = map[string]func(io.Writer, *traces.Trace, *traces.Result) error{
+	"text":    traces.Text,
+	"mermaid": traces.Mermaid,
+	"itf":     traces.ITF,
+	"json":    traces.JSON,
+}
+
+// show: groupcheck show FILE [--format text|mermaid|itf|json]. It renders what the model does
+// now; a divergence from the file's expected blocks is reported by the text and JSON formats
+// and does not change the exit status (replay is the check).
+func show(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("show", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "text, mermaid, itf or json")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	render, ok := showFormats[*format]
+	if len(pos) != 1 || !ok {
+		fmt.Fprintln(stderr, "usage: groupcheck show FILE [--format text|mermaid|itf|json]")
+		return 2
+	}
+	t, err := loadTrace(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck show: %v\n", err)
+		return 2
+	}
+	res, err := traces.Replay(t)
+	if err == nil {
+		err = render(stdout, t, res)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck show: %v\n", err)
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,134 @@
+package traces
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// rewrite regenerates the expected blocks of every trace in scenarios/ and golden/ instead of
+// checking them (the datadriven -rewrite): go test ./traces -run TestScenarios -rewrite, then
+// read the diff before committing. Expected blocks are never edited by hand.
+var rewrite = flag.Bool("rewrite", false, "regenerate the expected blocks of traces/scenarios and traces/golden")
+
+// corpus lists the trace files of the corpus directories that exist.
+func corpus(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range []string{"scenarios", "golden"} {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.trace"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
+	}
+	return files
+}
+
+// TestScenarios replays every trace of the corpus and fails on the first divergence of each.
+func TestScenarios(t *testing.T) {
+	files := corpus(t)
+	if len(files) == 0 {
+		t.Fatal("no traces in traces/scenarios")
+	}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := Parse(filepath.Base(f), bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *rewrite {
+				rewriteFile(t, f, tr)
+				return
+			}
+			res, err := Replay(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := res.Divergence; d != nil {
+				t.Fatalf("%s: %s (-want +got):\n%s\nregenerate with: go test ./traces -run TestScenarios -rewrite", d.Label, d.Reason, d.Diff)
+			}
+		})
+	}
+}
+
+func rewriteFile(t *testing.T, f string, tr *Trace) {
+	nt, err := Rewrite(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Format(&b, nt); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestScenarioStories pins what each scenario exists to show, so that a rewrite that loses
+// the story fails here even though the file replays.
+func TestScenarioStories(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		want    []string // substrings of the expected output, in order
+		notWant []string
+	}{
+		// Reference: seed 000 §1.c, §2.3 — a join under kip: the three sets, nothing withheld.
+		{file: "scenarios/cooperative-join-kip.trace", want: []string{
+			"start c", "on-partitions-revoked", "plan: owned=() assigned=(t-0 t-1 t-2) maybe-revoking=() ready-to-migrate=(t-0 t-1 t-2)",
+			"c: on-partitions-assigned (t-", "check\n----\nok",
+		}, notWant: []string{"error=NEEDS_REJOIN", "!NEEDS_REJOIN"}},
+		// Reference: seed 000 §1.b, §2.6 — withheld maybe-revoking partition, NEEDS_REJOIN round.
+		{file: "scenarios/needs-rejoin-kip.trace", want: []string{
+			"add-partition t", "withheld=(t-", "error=NEEDS_REJOIN", "SyncGroup NONE assignment=", "error=NEEDS_REJOIN",
+			"on-partitions-revoked", "assigns gen 3", "check\n----\nok",
+		}},
+		// Reference: KAFKA.md §2.3, §2.5 — cooperative-sticky withholds; the revoking member rejoins.
+		{file: "scenarios/cooperative-join-kafka.trace", want: []string{
+			"start c", "assigns gen 2: a#1=(t-0) b#1=(t-1) c#1=()", "a: on-partitions-revoked (t-2)",
+			"assigns gen 3: a#1=(t-0) b#1=(t-1) c#1=(t-2)", "c: on-partitions-assigned (t-2)", "check\n----\nok",
+		}, notWant: []string{"!NEEDS_REJOIN"}},
+		// Reference: KIP-345, KIP-423 — a restarted static leader in Stable: no rebalance.
+		{file: "scenarios/static-restart-kip423.trace", want: []string{"restart a", "member=- instance=a", "reason=restart",
+			"| coord    Stable gen=1 proto=cooperative-sticky leader=a#2", "check\n----\nok"},
+			notWant: []string{"| coord    PreparingRebalance gen=1"}},
+		{file: "scenarios/static-restart-kafka.trace", want: []string{"restart a", "member=a#2 leader=a#1",
+			"| coord    Stable gen=1 proto=cooperative-sticky leader=a#2", "check\n----\nok"},
+			notWant: []string{"| coord    PreparingRebalance gen=1"}},
+		// Reference: KAFKA.md §1.12 — the zombie window.
+		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
+			notWant: []string{"violation exclusive-ownership: "}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(data)
+			if !strings.HasPrefix(text, FormatVersion+"\n# about: ") {
+				t.Errorf("the scenario does not open with its about comment")
+			}
+			rest := text
+			for _, w := range tc.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("lacks %q (in order)", w)
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(text, w) {
+					t.Errorf("has %q", w)
+				}
+			}
+		})
+	}
+}
