@@ -8,6 +8,7 @@
 //	groupcheck show FILE [--format text|mermaid|itf|json]
 //	groupcheck shrink FILE [--property NAME] [--out FILE]
 //	groupcheck mutants
+//	groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--json] [--out DIR]
 //	groupcheck bench twophase --rm N [--workers N] [--json]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
@@ -39,6 +40,8 @@ const usage = `usage:
   groupcheck show FILE [--format text|mermaid|itf|json]        render a trace
   groupcheck shrink FILE [--property NAME] [--out FILE]        shrink a trace that is not shortest
   groupcheck mutants                                           list the named faults and what catches them
+  groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--json] [--out DIR]
+                                                               random walks (swarm) for worlds too large to exhaust
   groupcheck bench twophase --rm N [--workers N] [--json]      the TwoPhase commit benchmark
 Run "groupcheck explore --help" for the explore flags.`
 
@@ -54,6 +57,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return presets(stdout)
 	case "mutants":
 		return mutants(stdout)
+	case "simulate":
+		return simulateCmd(args[1:], stdout, stderr)
 	case "bench":
 		return bench(args[1:], stdout, stderr)
 	case "replay":

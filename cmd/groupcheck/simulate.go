@@ -1,0 +1,191 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/simulate"
+	"github.com/groupcheck/groupcheck/spec"
+	"github.com/groupcheck/groupcheck/traces"
+)
+
+// simReport is simulate's result; the JSON fields are its --json output.
+type simReport struct {
+	Config     string          `json:"config"`
+	Seed       uint64          `json:"seed"`
+	Walks      int             `json:"walks"`
+	Steps      int             `json:"steps"`
+	Deadlocks  int             `json:"deadlocks"`
+	Seconds    float64         `json:"seconds"`
+	Violations []simFinding    `json:"violations"`
+	Note       string          `json:"note"`
+	found      []*traces.Trace // per finding: its shrunk trace, in its walk's swarm config
+}
+
+type simFinding struct {
+	Property string `json:"property"`
+	Expected string `json:"expected,omitempty"`
+	Walk     int    `json:"walk"`
+	Count    int    `json:"count"`
+	Steps    int    `json:"steps"` // of the shrunk trace
+	Trace    string `json:"trace,omitempty"`
+}
+
+func simulateCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	preset := fs.String("preset", "", "a built-in world; default "+spec.DefaultPreset)
+	config := fs.String("config", "", "a world in the config-file format")
+	mutant := fs.String("mutant", "", "switch on a named fault")
+	seed := fs.Uint64("seed", 0, "the seed (0 = pick one from the clock and print it)")
+	walks := fs.Int("walks", 1000, "number of random walks")
+	depth := fs.Int("depth", 200, "steps per walk at most")
+	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
+	out := fs.String("out", "", "directory to write each property's first (shrunk) violation to")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || *walks < 1 || *depth < 1 {
+		fmt.Fprintln(stderr, "groupcheck simulate: want --walks ≥ 1, --depth ≥ 1 and no arguments")
+		return 2
+	}
+	cfg, err := loadWorld(*preset, *config, *mutant)
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
+		return 2
+	}
+	if *seed == 0 {
+		*seed = uint64(time.Now().UnixNano())
+	}
+	rep := runWalks(cfg, *seed, *walks, *depth)
+	if *out != "" {
+		if err := rep.writeFindings(*out, cfg); err != nil {
+			fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
+			return 2
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+	} else {
+		rep.writeText(stdout)
+	}
+	for _, v := range rep.Violations {
+		if v.Expected == "" {
+			return 1
+		}
+	}
+	return 0
+}
+
+// swarm draws the walk's budgets: each one uniformly between 0 and the configured value, so
+// that walks differ in which faults they may meet (swarm testing).
+func swarm(c spec.Config, rng *rand.Rand) spec.Config {
+	b := &c.Budget
+	for _, v := range []*int{&b.Joins, &b.Leaves, &b.Crashes, &b.Restarts, &b.SubscriptionChanges,
+		&b.PartitionAdditions, &b.TopicDeletions, &b.LostResponses, &b.SessionTimeouts,
+		&b.JoinTimeouts, &b.SyncTimeouts, &b.PollTimeouts} {
+		*v = rng.IntN(*v + 1)
+	}
+	return c
+}
+
+func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
+	start := time.Now()
+	rep := &simReport{Config: cfg.Name, Seed: seed, Walks: walks,
+		Note: "random walks sample the world: finding nothing is not a proof"}
+	first := map[string]int{}
+	for w := 0; w < walks; w++ {
+		rng := simulate.Seeded(seed, uint64(w))
+		c := swarm(cfg, rng)
+		m := invariants.NewModel(c)
+		r := simulate.Walk(m, m.Properties(), rng, depth)
+		rep.Steps += len(r.Path.Steps)
+		if r.Deadlock {
+			rep.Deadlocks++
+		}
+		if r.Violated == "" {
+			continue
+		}
+		if i, seen := first[r.Violated]; seen {
+			rep.Violations[i].Count++
+			continue
+		}
+		p, _ := invariants.Lookup(r.Violated)
+		first[r.Violated] = len(rep.Violations)
+		t := traces.New(cfg.Name, traces.Header{Property: r.Violated,
+			Found: fmt.Sprintf("simulation seed=%d walk=%d", seed, w)}, c, actionsOf(r.Path.Steps))
+		if shrunk := traces.Shrink(t, r.Violated); shrunk != nil {
+			t = shrunk
+		}
+		rep.Violations = append(rep.Violations, simFinding{Property: r.Violated, Expected: p.ExpectedViolation(c),
+			Walk: w, Count: 1, Steps: len(t.Actions())})
+		rep.found = append(rep.found, t)
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep
+}
+
+func actionsOf(steps []explorer.Step[spec.World, spec.Action]) []spec.Action {
+	out := make([]spec.Action, len(steps))
+	for i, s := range steps {
+		out[i] = s.Action
+	}
+	return out
+}
+
+func (r *simReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "world %s: %d random walks (seed %d), %d steps, %d ended in a deadlock, %.1fs\n",
+		r.Config, r.Walks, r.Seed, r.Steps, r.Deadlocks, r.Seconds)
+	fmt.Fprintf(w, "reproduce: groupcheck simulate --seed %d --walks %d ... (same flags)\n", r.Seed, r.Walks)
+	if len(r.Violations) == 0 {
+		fmt.Fprintf(w, "no property violated in these walks (%s)\n", r.Note)
+		return
+	}
+	for i, v := range r.Violations {
+		mark := ""
+		if v.Expected != "" {
+			mark = " (expected: " + v.Expected + ")"
+		}
+		fmt.Fprintf(w, "\n%s violated in %d walk(s), first in walk %d; shrunk to %d steps%s:\n", v.Property, v.Count, v.Walk, v.Steps, mark)
+		if res, err := traces.Replay(r.found[i]); err == nil {
+			traces.Text(w, r.found[i], res)
+		}
+	}
+}
+
+// writeFindings writes each property's first violation, shrunk, as a v1 trace.
+func (r *simReport) writeFindings(dir string, cfg spec.Config) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, v := range r.Violations {
+		t, err := traces.Rewrite(r.found[i])
+		if err != nil {
+			return err
+		}
+		name := filepath.Join(dir, cleanName(cfg.Name+"-"+v.Property)+".sim.trace")
+		f, err := os.Create(name)
+		if err != nil {
+			return err
+		}
+		if err := traces.Format(f, t); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		r.Violations[i].Trace = name
+	}
+	return nil
+}
