@@ -13,12 +13,12 @@ var callbackConsistency = Property{
 	Name:      "revoke-before-reassign",
 	Kind:      explorer.Always,
 	Statement: "per member, callbacks track ownership: revoked or lost only what it owns, assigned only what it does not, and owned is what they add up to",
-	Source:    "KAFKA.md §2.6 (Revoked → Assigned per round); KIP-429 §3",
+	Source:    "KAFKA.md §2.6 (Revoked → Assigned per round); KIP-429 §3; KAFKA.md §3.7 (KIP-848 client)",
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
 		owned := make([]impl.PartitionSet, len(pre.Slots))
 		touched := make([]bool, len(pre.Slots))
-		for i, s := range pre.Slots {
-			owned[i] = s.Client.Owned()
+		for i := range pre.Slots {
+			owned[i] = pre.Owned(i)
 		}
 		for _, e := range ev {
 			cb, ok := e.(spec.CallbackEvent)
@@ -42,8 +42,8 @@ var callbackConsistency = Property{
 		}
 		for i, s := range post.Slots {
 			restarted := s.Incarnation != pre.Slots[i].Incarnation
-			if (touched[i] || !restarted) && s.Process != spec.Crashed && !s.Client.Owned().Equal(owned[i]) {
-				return fmt.Sprintf("%s owns %s, but its callbacks add up to %s", name(post, i), s.Client.Owned(), owned[i])
+			if (touched[i] || !restarted) && s.Process != spec.Crashed && !post.Owned(i).Equal(owned[i]) {
+				return fmt.Sprintf("%s owns %s, but its callbacks add up to %s", name(post, i), post.Owned(i), owned[i])
 			}
 		}
 		return ""
@@ -55,6 +55,7 @@ var lostOnlyAfterMembershipLost = Property{
 	Kind:      explorer.Always,
 	Statement: "a member's partitions are reported lost only once its membership is lost, or for partitions that no longer exist",
 	Source:    "KAFKA.md §2.3 step 2; KIP-429 §1.b, §1.e",
+	Applies:   classic,
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
 		for _, e := range ev {
 			cb, ok := e.(spec.CallbackEvent)

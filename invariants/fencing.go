@@ -14,7 +14,7 @@ var commitFencing = Property{
 	Kind:      explorer.Always,
 	Statement: "an accepted OffsetCommit for a partition comes from its owner in the current generation",
 	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
-	Applies:   func(c spec.Config) bool { return c.Commits },
+	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
 		for _, e := range ev {
 			c, ok := e.(spec.CommitEvent)
@@ -38,6 +38,7 @@ var generationMonotonic = Property{
 	Kind:      explorer.Always,
 	Statement: "the group's generation never decreases",
 	Source:    "KAFKA.md §1.3 (generation rules)",
+	Applies:   classic,
 	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
 		if post.Coord.Generation() < pre.Coord.Generation() {
 			return fmt.Sprintf("generation went from %d to %d", pre.Coord.Generation(), post.Coord.Generation())
@@ -51,6 +52,7 @@ var coordinatorTransitions = Property{
 	Kind:      explorer.Always,
 	Statement: "the group's state changes only along the allowed-predecessor graph (a step may pass through PreparingRebalance)",
 	Source:    "KAFKA.md §1.3 (ClassicGroupState predecessors)",
+	Applies:   classic,
 	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
 		from, to := pre.Coord.State(), post.Coord.State()
 		// A removal rebalances and the join phase may complete in the same step (no member
@@ -71,7 +73,7 @@ var fencedReachable = Property{
 	Kind:      explorer.Sometimes,
 	Statement: "some member is told UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION or FENCED_INSTANCE_ID",
 	Source:    "KAFKA.md §1.11 (reaction table); vacuity guard when timeouts of live members are budgeted",
-	Applies:   liveTimeouts,
+	Applies:   func(c spec.Config) bool { return liveTimeouts(c) && classic(c) },
 	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
 		for _, e := range ev {
 			if r, ok := e.(spec.ReplyEvent); ok && !r.Dropped && fencingCodes[r.Response.Code()] {

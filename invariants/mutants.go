@@ -58,6 +58,15 @@ topic t 2
 member a topics=t
 member b topics=t
 `
+	// twoKIP848 is the smallest KIP-848 world: two members of one two-partition topic.
+	twoKIP848 = `protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t
+`
 	twoEagerSticky = `protocol eager
 consumer kafka
 coordinator kafka
@@ -125,17 +134,32 @@ var Mutants = []Mutant{
 	},
 	{
 		Fault: impl.FaultRecomputeWhileRevoking, Bug: "B17", Source: "KAFKA-16249",
-		Summary:  "KIP-848: a new target is applied to a revoking member without its acknowledgement, and the rebalance timer is re-armed",
-		Uncaught: "KIP-848 is not in the model checker's world yet (issue 6)",
+		Summary: "KIP-848: a new target is applied to a revoking member without its acknowledgement, and the rebalance timer is re-armed",
+		// A third member joins while a revokes: the second target is applied to a in
+		// UNREVOKED_PARTITIONS ignoring the acknowledgement its request carried; the client
+		// does not resend it, so a's record keeps the revoked partition forever, the new owner
+		// waits in UNRELEASED_PARTITIONS, and the re-armed timer never fences a.
+		World: twoKIP848 + "member c topics=t absent\nbudget joins=1\n",
+		Uncaught: "a liveness bug: no safety property fails (the coordinator still enforces a single holder); " +
+			"the faulty world has states from which no converged group is reachable (TestLivenessMutants), " +
+			"8206 worlds against 5326 without the fault",
 	},
 	{
 		Fault: impl.FaultStaleCheckOnRejoin, Bug: "B18", Source: "KAFKA-19233 (apache/kafka#21305)",
-		Summary:  "KIP-848: an epoch-0 rejoin of a still-registered member is judged stale and fenced again",
-		Uncaught: "KIP-848 is not in the model checker's world yet (issue 6)",
+		Summary: "KIP-848: an epoch-0 rejoin of a still-registered member is judged stale and fenced again",
+		Uncaught: "a liveness bug, and not reached in the two-member worlds explored (crashes, session and rebalance " +
+			"timeouts, up to two lost responses): a client is only fenced while still registered when it is two " +
+			"epochs behind, which needs two target changes it misses; there the faulty and correct worlds have " +
+			"the same state counts (e.g. 35477 with lost-responses=2)",
 	},
 	{
 		Fault: impl.FaultInFlightStuckOnError, Bug: "B21", Source: "KAFKA-16215 / KAFKA-16178",
-		Summary:  "KIP-848 client: an error response never clears the in-flight heartbeat, so the member never heartbeats again",
-		Uncaught: "KIP-848 is not in the model checker's world yet (issue 6)",
+		Summary: "KIP-848 client: an error response never clears the in-flight heartbeat, so the member never heartbeats again",
+		// a's session expires while it is alive; its next heartbeat is answered
+		// UNKNOWN_MEMBER_ID, it loses its partitions and is stuck JOINING without sending.
+		World: twoKIP848 + "budget session-timeouts=1 rebalance-timeouts=1\n",
+		Uncaught: "a liveness bug: the stuck member owns nothing and sends nothing, so no safety property fails; " +
+			"the faulty world has states from which no converged group is reachable (TestLivenessMutants), " +
+			"1775 worlds against 5001 without the fault",
 	},
 }

@@ -47,6 +47,7 @@ var exclusiveOwnership = Property{
 	Kind:      explorer.Always,
 	Statement: "no partition is believed owned by two members the coordinator holds in its current generation",
 	Source:    "KIP-429 §2; KAFKA.md §1.12, §6 (Vanlightly's NoDoubleClientAssignment)",
+	Applies:   classic,
 	State: func(w spec.World) string {
 		return doubleOwner(w, func(i int) bool { return current(w, i) })
 	},
@@ -57,6 +58,7 @@ var exclusiveOwnershipStrict = Property{
 	Kind:      explorer.Always,
 	Statement: "no partition is believed owned by two running consumers, current or not (fails in the zombie window)",
 	Source:    "KAFKA.md §1.12 (the zombie window the protocol cannot close)",
+	Applies:   classic,
 	State: func(w spec.World) string {
 		return doubleOwner(w, func(i int) bool { return w.Live(i) })
 	},
@@ -78,6 +80,7 @@ var syncAssignmentValid = Property{
 	Kind:      explorer.Always,
 	Statement: "the leader's sync assignment gives each partition to at most one member, and only to a subscriber of its topic",
 	Source:    "KAFKA.md §1.5, §2.4",
+	Applies:   classic,
 	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
 		for _, a := range assignments(ev) {
 			if why := validAssignment(a); why != "" {
@@ -117,6 +120,7 @@ var noHandoverWhileOwned = Property{
 	Kind:      explorer.Always,
 	Statement: "a current leader never hands a partition to a member while another member of the group still owns it",
 	Source:    "KIP-429 §2.6 (seed 000: withhold maybe-revoking partitions); KAFKA.md §2.5",
+	Applies:   classic,
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
 		for _, a := range assignments(ev) {
 			if !currentLeader(pre, a) {
@@ -155,8 +159,14 @@ func currentLeader(w spec.World, a spec.AssignEvent) bool {
 // session, join or sync timer firing on it, or its own poll timeout.
 func liveTimeouts(c spec.Config) bool {
 	b := c.Budget
-	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts > 0
+	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts > 0
 }
+
+// classic: the property concerns the classic protocols (eager, cooperative).
+func classic(c spec.Config) bool { return !c.ConsumerProtocol }
+
+// kip848Protocol: the property concerns protocol consumer (KIP-848).
+func kip848Protocol(c spec.Config) bool { return c.ConsumerProtocol }
 
 // assignments are the step's leader assignments that were computed (not failed rounds).
 func assignments(ev []spec.Event) []spec.AssignEvent {

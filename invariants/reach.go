@@ -36,6 +36,7 @@ var convergedReachable = Property{
 	Kind:      explorer.Sometimes,
 	Statement: "a Stable group in which every subscribed partition is owned by exactly one live member is reachable",
 	Source:    "vacuity guard (DESIGN.md Properties)",
+	Applies:   classic,
 	State: func(w spec.World) string {
 		if Converged(w) {
 			return ""

@@ -35,6 +35,9 @@ const (
 	PendingExpiry // the coordinator's timer of a pending member id fires
 	JoinTimeout   // the join phase times out
 	SyncTimeout   // the sync phase times out
+	// RebalanceTimeout: the KIP-848 coordinator's rebalance timer of a member id fires
+	// (protocol consumer; appended so that the kinds above keep their indices).
+	RebalanceTimeout
 	numKinds
 )
 
@@ -42,7 +45,7 @@ var kindNames = [numKinds]string{
 	"deliver-request", "deliver-response", "assign", "poll", "heartbeat", "commit", "refresh",
 	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
 	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
-	"sync-timeout",
+	"sync-timeout", "rebalance-timeout",
 }
 
 func (k Kind) String() string { return kindNames[k] }
@@ -56,9 +59,10 @@ type Action struct {
 	Kind   Kind
 	Slot   int8          // member actions
 	Topic  string        // add-partition, delete-topic
-	Member impl.MemberID // session-expiry, pending-expiry
+	Member impl.MemberID // session-expiry, pending-expiry, rebalance-timeout
 	// Choice is the assignment an `any` leader sends (Assign only): nil for a deterministic
-	// assignor.
+	// assignor. Under protocol consumer it is the target the KIP-848 coordinator installs
+	// when the slot's head request recomputes it (`any` only).
 	Choice []impl.MemberAssignment
 }
 
@@ -67,7 +71,7 @@ func (a Action) Text(c *Config) string {
 	switch a.Kind {
 	case AddPartition, DeleteTopic:
 		return a.Kind.String() + " " + a.Topic
-	case SessionExpiry, PendingExpiry:
+	case SessionExpiry, PendingExpiry, RebalanceTimeout:
 		return a.Kind.String() + " " + string(a.Member)
 	case JoinTimeout, SyncTimeout:
 		return a.Kind.String()
@@ -109,7 +113,7 @@ func ParseAction(c *Config, s string) (Action, error) {
 		}
 		a.Topic = rest
 		return a, nil
-	case SessionExpiry, PendingExpiry:
+	case SessionExpiry, PendingExpiry, RebalanceTimeout:
 		if rest == "" || strings.Contains(rest, " ") {
 			return Action{}, fmt.Errorf("action %q: %s takes one member id", s, k)
 		}

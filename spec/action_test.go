@@ -23,7 +23,19 @@ member b topics=t
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgs := []Config{anyWorld}
+	kipAny, err := ParseConfig("kip848-any", strings.NewReader(`protocol consumer
+consumer kafka
+coordinator kafka
+assignor any
+topic t 2
+member a topics=t
+member b topics=t
+budget crashes=1 rebalance-timeouts=1
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs := []Config{anyWorld, kipAny}
 	for _, p := range Presets {
 		c, err := p.Config()
 		if err != nil {
@@ -55,8 +67,8 @@ member b topics=t
 			frontier = next
 		}
 	}
-	if !kinds[Assign] || !kinds[SessionExpiry] || !kinds[AddPartition] {
-		t.Errorf("round trip never saw assign, session-expiry or add-partition actions: %v", kinds)
+	if !kinds[Assign] || !kinds[SessionExpiry] || !kinds[AddPartition] || !kinds[RebalanceTimeout] {
+		t.Errorf("round trip never saw assign, session-expiry, add-partition or rebalance-timeout actions: %v", kinds)
 	}
 }
 
@@ -68,6 +80,7 @@ func TestParseActionErrors(t *testing.T) {
 		{"add-partition nope", `unknown topic "nope"`},
 		{"join-timeout now", "takes no argument"},
 		{"session-expiry", "takes one member id"},
+		{"rebalance-timeout", "takes one member id"},
 		{"poll a a#1=(t-0)", "only assign takes an assignment"},
 		{"assign a a#1=(t-x)", `partition "t-x": want topic-N`},
 		{"assign a a#1=(t-0", "unclosed parenthesis"},

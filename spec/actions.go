@@ -4,7 +4,12 @@ package spec
 // actions, then per slot the environment's, then metadata changes per topic, then the
 // coordinator's timers. Candidates may be disabled; Next says which are enabled. With the
 // `any` assignor, a leader's assign action is listed once per valid assignment.
+//
+// Under protocol consumer the list is actionsKIP848's (kip848.go).
 func Actions(w World, buf []Action) []Action {
+	if w.cfg.ConsumerProtocol {
+		return actionsKIP848(w, buf)
+	}
 	for i := range w.Slots {
 		slot := int8(i)
 		for _, k := range []Kind{DeliverRequest, DeliverResponse} {

@@ -14,16 +14,21 @@ import (
 type Config struct {
 	Name string // a preset's name, or the file it came from
 
-	Protocol    impl.RebalanceProtocol // the protocol the members' default assignor lists imply
-	Consumer    impl.Variant           // consumer and leader: Kafka or KIP (seed 000)
-	Coordinator impl.Variant           // coordinator: Kafka or KIP (KIP-423, seed 004)
-	Assignor    string                 // range, roundrobin, sticky, cooperative-sticky, any
-	Topics      []impl.TopicMetadata   // sorted by name
-	Members     []MemberConfig         // in slot order; names distinct
-	Budget      Budget                 // environment events, each bounded
-	Faults      impl.Faults            // mutants switched on
-	Commits     bool                   // members send OffsetCommits (for commit fencing)
-	_           struct{}
+	Protocol impl.RebalanceProtocol // the protocol the members' default assignor lists imply
+	// ConsumerProtocol is `protocol consumer`: KIP-848's ConsumerGroupHeartbeat protocol, with
+	// the impl/kip848 coordinator and impl/kip848client members. Protocol is then unused
+	// (Eager), Consumer selects the kip848 variant (Kafka as shipped, KIP = seed 001), and
+	// Coordinator must be Kafka: there is one KIP-848 coordinator.
+	ConsumerProtocol bool
+	Consumer         impl.Variant         // consumer and leader: Kafka or KIP (seed 000); KIP-848: the kip848 variant
+	Coordinator      impl.Variant         // coordinator: Kafka or KIP (KIP-423, seed 004)
+	Assignor         string               // range, roundrobin, sticky, cooperative-sticky, any; KIP-848: uniform, range, any
+	Topics           []impl.TopicMetadata // sorted by name
+	Members          []MemberConfig       // in slot order; names distinct
+	Budget           Budget               // environment events, each bounded
+	Faults           impl.Faults          // mutants switched on
+	Commits          bool                 // members send OffsetCommits (for commit fencing)
+	_                struct{}
 }
 
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and
@@ -57,15 +62,29 @@ type Budget struct {
 	JoinTimeouts        int // the join phase times out while a live member has not rejoined
 	SyncTimeouts        int // the sync phase times out while a live member has not synced
 	PollTimeouts        int // a live member exceeds max.poll.interval.ms and leaves
+	// RebalanceTimeouts: a live KIP-848 member's rebalance timer fires while it has not
+	// acknowledged a revocation (protocol consumer only; KAFKA.md §3.5).
+	RebalanceTimeouts int
 }
 
 // Assignor names the config accepts. "any" is every valid assignment, to check safety for all
 // assignors at once.
 var assignorNames = []string{"range", "roundrobin", "sticky", "cooperative-sticky", "any"}
 
+// serverAssignorNames are the KIP-848 server assignors (group.consumer.assignors) and "any":
+// every valid target assignment (KAFKA.md §3.3 step 5).
+var serverAssignorNames = []string{"uniform", "range", "any"}
+
 // Validate checks the config and names the first bad field.
 func (c Config) Validate() error {
-	if !slices.Contains(assignorNames, c.Assignor) {
+	if c.ConsumerProtocol {
+		if err := c.validateConsumerProtocol(); err != nil {
+			return err
+		}
+	} else if !slices.Contains(assignorNames, c.Assignor) {
+		if c.Assignor == "uniform" {
+			return fmt.Errorf("assignor: %q is a KIP-848 server assignor (protocol consumer only)", c.Assignor)
+		}
 		return fmt.Errorf("assignor: %q is not one of %v", c.Assignor, assignorNames)
 	}
 	if c.Consumer == impl.Kafka && c.Protocol == impl.Cooperative && c.Assignor != "cooperative-sticky" && c.Assignor != "any" {
@@ -77,6 +96,9 @@ func (c Config) Validate() error {
 				return fmt.Errorf("member %s: assignors: cooperative-sticky alone makes a member cooperative (KAFKA.md §2.1); under protocol eager list them, e.g. assignors=cooperative-sticky,range", m.Name)
 			}
 		}
+	}
+	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
+		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")
 	}
 	if len(c.Topics) == 0 {
 		return fmt.Errorf("topics: at least one topic is needed")
@@ -122,6 +144,15 @@ func (c Config) validateMember(i int, m MemberConfig) error {
 			}
 		}
 	}
+	if c.ConsumerProtocol {
+		switch {
+		case len(m.Assignors) > 0:
+			return fmt.Errorf("member %s: assignors: classic-protocol only (protocol consumer assigns on the server: use the assignor directive)", m.Name)
+		case m.Protocol != nil:
+			return fmt.Errorf("member %s: protocol: classic-protocol only (the seed's rebalance.protocol)", m.Name)
+		}
+		return nil
+	}
 	if m.SubscriptionVersion < 0 || m.SubscriptionVersion > impl.MaxSubscriptionVersion {
 		return fmt.Errorf("member %s: subscription version %d outside 0..%d", m.Name, m.SubscriptionVersion, impl.MaxSubscriptionVersion)
 	}
@@ -164,7 +195,7 @@ func (b *Budget) fields() []budgetField {
 		{"partition-additions", &b.PartitionAdditions}, {"topic-deletions", &b.TopicDeletions},
 		{"lost-responses", &b.LostResponses}, {"session-timeouts", &b.SessionTimeouts},
 		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
-		{"poll-timeouts", &b.PollTimeouts},
+		{"poll-timeouts", &b.PollTimeouts}, {"rebalance-timeouts", &b.RebalanceTimeouts},
 	}
 }
 
@@ -225,4 +256,20 @@ func (b Budget) String() string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// validateConsumerProtocol checks the fields protocol consumer (KIP-848) gives a meaning of its
+// own: one coordinator, the server assignors, and no classic phase timers.
+func (c Config) validateConsumerProtocol() error {
+	switch {
+	case c.Coordinator != impl.Kafka:
+		return fmt.Errorf("coordinator: protocol consumer has one coordinator (impl/kip848); write coordinator kafka (the variant is the consumer directive)")
+	case !slices.Contains(serverAssignorNames, c.Assignor):
+		return fmt.Errorf("assignor: %q is not one of %v (the KIP-848 server assignors)", c.Assignor, serverAssignorNames)
+	case c.Budget.JoinTimeouts != 0:
+		return fmt.Errorf("budget join-timeouts: protocol consumer has no join phase (use rebalance-timeouts)")
+	case c.Budget.SyncTimeouts != 0:
+		return fmt.Errorf("budget sync-timeouts: protocol consumer has no sync phase (use rebalance-timeouts)")
+	}
+	return nil
 }

@@ -60,6 +60,41 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 	}
 }
 
+func TestParseConfigConsumerProtocolErrors(t *testing.T) {
+	base := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\n"
+	classic := "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\nmember a topics=t\n"
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"kip423 coordinator", strings.Replace(base, "coordinator kafka", "coordinator kip423", 1), "coordinator: protocol consumer has one coordinator"},
+		{"classic assignor", strings.Replace(base, "assignor uniform", "assignor sticky", 1), `assignor: "sticky" is not one of [uniform range any]`},
+		{"uniform under classic", strings.Replace(classic, "assignor range", "assignor uniform", 1), `assignor: "uniform" is a KIP-848 server assignor`},
+		{"version", base + "member b topics=t version=1\n", ":7: member b: version: classic-protocol only"},
+		{"join-version", base + "member b topics=t static join-version=5\n", ":7: member b: join-version: classic-protocol only"},
+		{"assignors", base + "member b topics=t assignors=range\n", ":7: member b: assignors: classic-protocol only"},
+		{"member protocol", base + "member b topics=t protocol=eager\n", ":7: member b: protocol: classic-protocol only"},
+		{"join-timeouts", base + "budget join-timeouts=1\n", "budget join-timeouts: protocol consumer has no join phase"},
+		{"sync-timeouts", base + "budget sync-timeouts=1\n", "budget sync-timeouts: protocol consumer has no sync phase"},
+		{"rebalance-timeouts under classic", classic + "budget rebalance-timeouts=1\n", "budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer"},
+		{"bad protocol", strings.Replace(base, "protocol consumer", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager, consumer`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("ParseConfig error = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	// A static KIP-848 member needs no join version, and the config round-trips.
+	c, err := ParseConfig("ok", strings.NewReader(base+"member b topics=t static absent\nbudget rebalance-timeouts=1 session-timeouts=1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || strings.Contains(c.Format(), "version") {
+		t.Errorf("parsed %+v, formatted:\n%s", c, c.Format())
+	}
+}
+
 func TestMemberProtocol(t *testing.T) {
 	// Reference: KAFKA.md §2.1 (protocol = highest supported by all assignors) and §2.7.
 	c, err := ParseConfig("x", strings.NewReader(`protocol cooperative

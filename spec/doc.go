@@ -21,6 +21,12 @@
 // does nothing else of its own but delivery and bookkeeping; the leader's assignment is
 // impl/leader's Lead (or LeadWith over every valid assignment for the `any` assignor).
 //
+// Under protocol consumer (KIP-848) the coordinator is impl/kip848's Group (World.Group) and
+// each slot runs impl/kip848client's Member (Slot.Member); kip848.go says what that world
+// abstracts (metadata reaching the coordinator at once, `any` targets as assign actions,
+// free timers when no live process stands behind a member id). KIP-848 epochs are encoded
+// relative to the group epoch (encode.go).
+//
 // Abstractions, and what each gives up:
 //   - The network is per-connection FIFO with any interleaving across members. A crash drops
 //     the responses in flight to the process (nobody reads them) but not its requests (they

@@ -24,11 +24,32 @@ import (
 //   - Interface values (requests and responses in flight) are prefixed by a type code from a
 //     fixed registry, so the encoding does not depend on type names or map order.
 //
+//   - KIP-848 epochs (impl.Epoch: group, assignment, member, previous, partition and timer
+//     epochs) are encoded relative to the kip848 group epoch, except the values with a
+//     meaning of their own, which keep absolute codes: EpochJoin (0, also "no epoch yet" and
+//     an unarmed timer), EpochLeave (-1, also kip848.NoPartitionEpoch) and
+//     EpochTemporaryLeave (-2). Under protocol consumer impl.Generation fields carry member
+//     epochs (OffsetCommit v9) and follow the same rule. Soundness: two worlds with equal
+//     encodings differ by a shift d of every other epoch. Those epochs are positive in both
+//     (epochs are never below -2, and a value equal to a sentinel in one world would be
+//     encoded absolutely there), so the shift keeps them positive. The roles only compare
+//     epochs with each other and with the sentinels (=, <, >, the sign), bump them by one
+//     (the group epoch, E+1 per revocation step) and copy them (the target epoch into a
+//     member): all of these commute with the shift, and a bump of a positive epoch stays
+//     positive (E+1 is only applied to a member in UNREVOKED_PARTITIONS, whose epoch is
+//     positive: the join that gives a member epoch 0 reports no owned partitions, so it
+//     never starts revoking at 0). Nothing reads an absolute positive epoch, so the two worlds have the same
+//     successors up to the same shift. A sentinel never becomes a relative value by
+//     arithmetic: epoch 0 is only replaced, never bumped, except the group epoch's first
+//     bump from 0 — and a world whose group epoch is 0 is encoded with base 0 and absolute
+//     codes throughout, so it is never identified with another.
+//
 // Member ids need no rule: the world reuses the smallest id not referenced anywhere (freshID),
 // which makes them canonical by construction.
 
 var (
 	generationType = reflect.TypeFor[impl.Generation]()
+	epochType      = reflect.TypeFor[impl.Epoch]()
 	typeCodes      = map[reflect.Type]byte{}
 	plans          sync.Map // reflect.Type → encodeFunc
 )
@@ -50,12 +71,30 @@ func init() {
 		impl.LeaveGroupRequest{}, impl.OffsetCommitRequest{},
 		impl.JoinGroupResponse{}, impl.SyncGroupResponse{}, impl.HeartbeatResponse{},
 		impl.LeaveGroupResponse{}, impl.OffsetCommitResponse{},
+		// KIP-848; new types go at the end so that existing codes never move.
+		impl.ConsumerGroupHeartbeatRequest{}, impl.ConsumerGroupHeartbeatResponse{},
 	)
 }
 
 type encoder struct {
 	buf  []byte
 	base impl.Generation // the coordinator's generation; others are encoded relative to it
+	// epochBase is the kip848 group epoch; epochs are encoded relative to it (appendEpoch).
+	epochBase impl.Epoch
+	// genAsEpoch: generations carry KIP-848 epochs (protocol consumer) and are encoded as
+	// epochs.
+	genAsEpoch bool
+}
+
+// appendEpoch encodes a KIP-848 epoch: the sentinels 0, -1 and -2 absolutely (codes below
+// any relative value), every other epoch relative to the group epoch.
+func (e *encoder) appendEpoch(v impl.Epoch) {
+	switch v {
+	case impl.EpochJoin, impl.EpochLeave, impl.EpochTemporaryLeave:
+		e.buf = binary.AppendVarint(e.buf, math.MinInt32+int64(-v))
+		return
+	}
+	e.buf = binary.AppendVarint(e.buf, int64(e.epochBase-v))
 }
 
 type encodeFunc func(e *encoder, v reflect.Value)
@@ -70,8 +109,15 @@ func planFor(t reflect.Type) encodeFunc {
 }
 
 func buildPlan(t reflect.Type) encodeFunc {
+	if t == epochType {
+		return func(e *encoder, v reflect.Value) { e.appendEpoch(impl.Epoch(v.Int())) }
+	}
 	if t == generationType {
 		return func(e *encoder, v reflect.Value) {
+			if e.genAsEpoch {
+				e.appendEpoch(impl.Epoch(v.Int()))
+				return
+			}
 			g := impl.Generation(v.Int())
 			if g == impl.NoGeneration {
 				e.buf = binary.AppendVarint(e.buf, math.MinInt32)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/impl/leader"
 )
 
@@ -52,7 +53,8 @@ func (e ReplyEvent) String() string {
 }
 
 // CommitEvent: the coordinator judged an OffsetCommit. Accepted is the verdict the commit
-// fencing property judges.
+// fencing property judges. Under protocol consumer Generation carries the member epoch the
+// commit was sent with (OffsetCommit v9).
 type CommitEvent struct {
 	Slot       int
 	Name       string
@@ -82,6 +84,21 @@ func (e AssignEvent) String() string {
 		return fmt.Sprintf("%s: assignment for gen %d failed: %s", e.Name, e.Generation, e.Failed)
 	}
 	return fmt.Sprintf("%s: assigns gen %d: %s", e.Name, e.Generation, formatAssignments(e.Assignments))
+}
+
+// TargetEvent: the KIP-848 coordinator installed a new target assignment at Epoch (the
+// lazy computation of KAFKA.md §3.3 step 5, run by the heartbeat the step delivered).
+type TargetEvent struct {
+	Epoch  impl.Epoch
+	Target kip848.Target
+}
+
+func (e TargetEvent) String() string {
+	s := fmt.Sprintf("coord: target@%d", e.Epoch)
+	for _, m := range e.Target {
+		s += " " + string(m.ID) + "=" + m.Partitions.String()
+	}
+	return s
 }
 
 // FatalEvent: a member stopped on a fatal error.

@@ -15,18 +15,25 @@ import (
 //
 //	# a comment; blank lines are ignored
 //	name        NAME                          optional; defaults to the file's name
-//	protocol    eager | cooperative           required
-//	consumer    kafka | kip                   required: consumer and leader variant
-//	coordinator kafka | kip423                required: coordinator variant
+//	protocol    eager | cooperative | consumer  required; consumer is KIP-848
+//	consumer    kafka | kip                   required: consumer and leader variant; under
+//	                                          protocol consumer the kip848 variant (kip = seed 001)
+//	coordinator kafka | kip423                required: coordinator variant; kafka under protocol
+//	                                          consumer (its one coordinator; kip423 is an error)
 //	assignor    range | roundrobin | sticky | cooperative-sticky | any    required
+//	            uniform | range | any         under protocol consumer (server assignors)
 //	topic       NAME PARTITIONS               at least one
 //	member      NAME topics=T1,T2 [alt-topics=T3] [static] [absent]
 //	            [version=0|1|2] [join-version=N] [assignors=A1,A2]
 //	            [protocol=eager|cooperative]      (consumer kip only: the seed's rebalance.protocol)
 //	                                          at least one; version defaults to 2,
 //	                                          join-version to 5, assignors to what
-//	                                          protocol and assignor imply
-//	budget      KEY=N ...                     any of the Budget keys; unnamed keys are 0
+//	                                          protocol and assignor imply; version,
+//	                                          join-version, assignors and protocol= are
+//	                                          classic-only: an error under protocol consumer
+//	budget      KEY=N ...                     any of the Budget keys; unnamed keys are 0;
+//	                                          join-/sync-timeouts are classic-only,
+//	                                          rebalance-timeouts KIP-848-only
 //	fault       NAME                          a mutant (see groupcheck mutants)
 //	commits     on | off                      default off
 //
@@ -35,13 +42,22 @@ import (
 // naming the line. The config is validated (Config.Validate) before it is returned.
 func ParseConfig(name string, r io.Reader) (Config, error) {
 	p := parser{cfg: Config{Name: name}, seen: map[string]int{}}
+	var classicKeys []string // "member a: version": fields protocol consumer does not have
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if err := p.directive(strings.Fields(line)); err != nil {
+		f := strings.Fields(line)
+		if f[0] == "member" && len(f) > 1 {
+			for _, a := range f[2:] {
+				if k, _, _ := strings.Cut(a, "="); slices.Contains([]string{"version", "join-version", "assignors", "protocol"}, k) {
+					classicKeys = append(classicKeys, fmt.Sprintf("%s:%d: member %s: %s", name, n, f[1], k))
+				}
+			}
+		}
+		if err := p.directive(f); err != nil {
 			return Config{}, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
 	}
@@ -52,6 +68,9 @@ func ParseConfig(name string, r io.Reader) (Config, error) {
 		if p.seen[d] == 0 {
 			return Config{}, fmt.Errorf("%s: missing required directive %q", name, d)
 		}
+	}
+	if p.cfg.ConsumerProtocol && len(classicKeys) > 0 {
+		return Config{}, fmt.Errorf("%s: classic-protocol only (protocol consumer has no JoinGroup subscription, versions or client assignors)", classicKeys[0])
 	}
 	slices.SortFunc(p.cfg.Topics, func(a, b impl.TopicMetadata) int { return strings.Compare(a.Name, b.Name) })
 	if err := p.cfg.Validate(); err != nil {
@@ -84,7 +103,14 @@ func (p *parser) directive(f []string) error {
 		return one(d, args, func(v string) error { p.cfg.Name = v; return nil })
 	case "protocol":
 		return one(d, args, func(v string) error {
-			return choose(d, v, &p.cfg.Protocol, map[string]impl.RebalanceProtocol{"eager": impl.Eager, "cooperative": impl.Cooperative})
+			if v == "consumer" {
+				p.cfg.Protocol, p.cfg.ConsumerProtocol = impl.Eager, true
+				return nil
+			}
+			if err := choose(d, v, &p.cfg.Protocol, map[string]impl.RebalanceProtocol{"eager": impl.Eager, "cooperative": impl.Cooperative}); err != nil {
+				return fmt.Errorf("%w, consumer", err)
+			}
+			return nil
 		})
 	case "consumer":
 		return one(d, args, func(v string) error {

@@ -12,13 +12,17 @@ import (
 func (c Config) Format() string {
 	var b strings.Builder
 	coord := map[impl.Variant]string{impl.Kafka: "kafka", impl.KIP: "kip423"}[c.Coordinator]
+	protocol := c.Protocol.String()
+	if c.ConsumerProtocol {
+		protocol = "consumer"
+	}
 	fmt.Fprintf(&b, "name %s\nprotocol %s\nconsumer %s\ncoordinator %s\nassignor %s\n",
-		c.Name, c.Protocol, c.Consumer, coord, c.Assignor)
+		c.Name, protocol, c.Consumer, coord, c.Assignor)
 	for _, t := range c.Topics {
 		fmt.Fprintf(&b, "topic %s %d\n", t.Name, t.Partitions)
 	}
 	for _, m := range c.Members {
-		b.WriteString(m.format())
+		b.WriteString(m.format(c.ConsumerProtocol))
 	}
 	if budget := c.Budget.String(); budget != "" {
 		fmt.Fprintf(&b, "budget %s\n", budget)
@@ -34,7 +38,7 @@ func (c Config) Format() string {
 	return b.String()
 }
 
-func (m MemberConfig) format() string {
+func (m MemberConfig) format(consumerProtocol bool) string {
 	s := fmt.Sprintf("member %s topics=%s", m.Name, strings.Join(m.Topics, ","))
 	if len(m.AltTopics) > 0 {
 		s += " alt-topics=" + strings.Join(m.AltTopics, ",")
@@ -44,6 +48,9 @@ func (m MemberConfig) format() string {
 	}
 	if m.Absent {
 		s += " absent"
+	}
+	if consumerProtocol {
+		return s + "\n" // version, join-version, assignors and protocol are classic-only
 	}
 	s += fmt.Sprintf(" version=%d join-version=%d", m.SubscriptionVersion, m.JoinVersion)
 	if len(m.Assignors) > 0 {

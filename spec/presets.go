@@ -123,6 +123,39 @@ member b topics=t version=1 assignors=range protocol=eager
 member c topics=t version=1 assignors=range protocol=eager absent
 budget joins=1
 `},
+	{"kip848-kafka", "KIP-848 as Apache Kafka ships it (KAFKA.md §3): a crash and a session timeout; commits", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t
+budget crashes=1 session-timeouts=1
+commits on
+`},
+	{"kip848-kip", "the same KIP-848 world under seed 001's reconciliation (revoke, acknowledge, then assign)", `
+protocol consumer
+consumer kip
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t
+budget crashes=1 session-timeouts=1
+commits on
+`},
+	{"kip848-static", "KIP-848 static members (temporary leave -2, replacement) with a restart; commits", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t static
+member b topics=t static
+budget restarts=1
+commits on
+`},
 }
 
 // LookupPreset finds a preset by name.

@@ -11,12 +11,20 @@ import (
 // absolute generations (the encoding is relative; this is not).
 func (w World) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "coord    %s\n", w.Coord)
+	if w.cfg.ConsumerProtocol {
+		fmt.Fprintf(&b, "coord    %s\n", w.Group)
+	} else {
+		fmt.Fprintf(&b, "coord    %s\n", w.Coord)
+	}
 	for i, s := range w.Slots {
 		name := w.cfg.Members[i].Name
 		fmt.Fprintf(&b, "%-8s %s#%d", name, s.Process, s.Incarnation)
 		if s.Process != Absent {
-			fmt.Fprintf(&b, " %s", s.Client)
+			if w.cfg.ConsumerProtocol {
+				fmt.Fprintf(&b, " %s", s.Member)
+			} else {
+				fmt.Fprintf(&b, " %s", s.Client)
+			}
 		}
 		if s.Assigning != nil {
 			fmt.Fprintf(&b, " assigning(gen %d)", s.Assigning.Generation)
@@ -78,6 +86,18 @@ func requestText(r impl.Request) string {
 		return "LeaveGroup members=" + strings.Join(ids, ",")
 	case impl.OffsetCommitRequest:
 		return fmt.Sprintf("OffsetCommit member=%s gen=%d partitions=%s", orDash(string(r.MemberID)), r.Generation, r.Partitions)
+	case impl.ConsumerGroupHeartbeatRequest:
+		s := fmt.Sprintf("ConsumerGroupHeartbeat member=%s epoch=%d", orDash(string(r.MemberID)), r.MemberEpoch)
+		if r.InstanceID != "" {
+			s += " instance=" + string(r.InstanceID)
+		}
+		if r.SubscribedTopicNames != nil {
+			s += " topics=" + strings.Join(r.SubscribedTopicNames, ",")
+		}
+		if r.OwnedPartitions != nil {
+			s += " owned=" + r.OwnedPartitions.String()
+		}
+		return s
 	}
 	return fmt.Sprintf("%T", r)
 }
@@ -115,6 +135,15 @@ func responseText(r impl.Response) string {
 		return "LeaveGroup " + r.Error.String()
 	case impl.OffsetCommitResponse:
 		return "OffsetCommit " + r.Error.String()
+	case impl.ConsumerGroupHeartbeatResponse:
+		if r.Error != impl.None {
+			return "ConsumerGroupHeartbeat " + r.Error.String()
+		}
+		s := fmt.Sprintf("ConsumerGroupHeartbeat NONE member=%s epoch=%d", r.MemberID, r.MemberEpoch)
+		if r.Assignment != nil {
+			s += " assignment=" + r.Assignment.String()
+		}
+		return s
 	}
 	return fmt.Sprintf("%T", r)
 }

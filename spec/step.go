@@ -42,6 +42,14 @@ func (st *stepper) slot(i int) *Slot {
 }
 
 func (st *stepper) do(a Action) bool {
+	if a.Kind >= numKinds || (a.Kind != AddPartition && a.Kind != DeleteTopic && a.Kind != SessionExpiry &&
+		a.Kind != PendingExpiry && a.Kind != RebalanceTimeout && a.Kind != JoinTimeout && a.Kind != SyncTimeout &&
+		(a.Slot < 0 || int(a.Slot) >= len(st.w.Slots))) {
+		return false
+	}
+	if st.w.cfg.ConsumerProtocol {
+		return st.doKIP848(a)
+	}
 	i := int(a.Slot)
 	switch a.Kind {
 	case DeliverRequest:
@@ -58,6 +66,8 @@ func (st *stepper) do(a Action) bool {
 		return st.metadata(a.Kind, a.Topic)
 	case SessionExpiry, PendingExpiry, JoinTimeout, SyncTimeout:
 		return st.timer(a.Kind, a.Member)
+	case RebalanceTimeout:
+		return false
 	}
 	panic("spec: unknown action kind " + a.Kind.String())
 }

@@ -1,9 +1,13 @@
 package spec
 
 import (
+	"reflect"
+
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/impl/kip848"
+	"github.com/groupcheck/groupcheck/impl/kip848client"
 )
 
 // Process is the life of one slot's consumer process.
@@ -33,6 +37,9 @@ type Slot struct {
 	Incarnation uint8
 	Alt         bool // subscribed to the config's AltTopics
 	Client      consumer.Consumer
+	// Member is the slot's KIP-848 client (protocol consumer only; the zero value otherwise,
+	// as Client is under protocol consumer).
+	Member kip848client.Member
 	// Assigning is the round the slot's leader is computing the assignment for, from its
 	// JoinGroup response until the Assign action; nil otherwise.
 	Assigning *consumer.RunAssignment
@@ -44,8 +51,11 @@ type Slot struct {
 // cluster metadata, and what is left of each environment budget. It is a value: Step never
 // modifies a World, and successors share only immutable data with it.
 type World struct {
-	cfg     *Config `spec:"-"` // fixed for the run; not part of the state
-	Coord   coordinator.Group
+	cfg   *Config `spec:"-"` // fixed for the run; not part of the state
+	Coord coordinator.Group
+	// Group is the KIP-848 coordinator (protocol consumer only; the zero value otherwise,
+	// while Coord stays an idle classic coordinator under protocol consumer).
+	Group   kip848.Group
 	Slots   []Slot
 	Cluster impl.Cluster
 	Left    Budget
@@ -67,6 +77,9 @@ func Init(cfg Config) World {
 		Slots:   make([]Slot, len(c.Members)),
 		Cluster: impl.NewCluster(c.Topics...),
 		Left:    c.Budget,
+	}
+	if c.ConsumerProtocol {
+		return w.initConsumerProtocol()
 	}
 	for i, m := range c.Members {
 		if !m.Absent {
@@ -122,13 +135,16 @@ func (w World) slotOfConn(c impl.Conn) (int, bool) {
 
 // Live reports whether slot i runs a consumer that still takes part in the protocol.
 func (w World) Live(i int) bool {
+	if w.cfg.ConsumerProtocol {
+		return w.Slots[i].Process == Running && w.Slots[i].Member.Fatal() == impl.None
+	}
 	return w.Slots[i].Process == Running && w.Slots[i].Client.Active()
 }
 
 // Holder is the slot whose live consumer currently holds member id id, if any.
 func (w World) Holder(id impl.MemberID) (int, bool) {
 	for i := range w.Slots {
-		if w.Live(i) && w.Slots[i].Client.MemberID() == id {
+		if w.Live(i) && w.MemberIDOf(i) == id {
 			return i, true
 		}
 	}
@@ -140,6 +156,9 @@ func (w World) Holder(id impl.MemberID) (int, bool) {
 // the id is on its way to it. Timers on held ids cost budget (the member is alive, only slow);
 // timers on ids nobody holds are free (see timer).
 func (w World) held(id impl.MemberID) bool {
+	if w.cfg.ConsumerProtocol {
+		return w.heldKIP848(id)
+	}
 	if _, ok := w.Holder(id); ok {
 		return true
 	}
@@ -167,5 +186,25 @@ func (w World) held(id impl.MemberID) bool {
 // Encode appends the world's canonical encoding: every field of every role, generations
 // relative to the coordinator's (see encode.go).
 func (w World) Encode(buf []byte) []byte {
-	return appendValue(buf, w.Coord.Generation(), w)
+	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
+	rv := reflect.ValueOf(w)
+	planFor(rv.Type())(&e, rv)
+	return e.buf
+}
+
+// MemberIDOf is the member id slot i's client holds: the classic consumer's, or the KIP-848
+// member's under protocol consumer.
+func (w World) MemberIDOf(i int) impl.MemberID {
+	if w.cfg.ConsumerProtocol {
+		return w.Slots[i].Member.MemberID()
+	}
+	return w.Slots[i].Client.MemberID()
+}
+
+// Owned is what slot i's application believes it owns, whichever the protocol.
+func (w World) Owned(i int) impl.PartitionSet {
+	if w.cfg.ConsumerProtocol {
+		return w.Slots[i].Member.Owned()
+	}
+	return w.Slots[i].Client.Owned()
 }

@@ -1,0 +1,289 @@
+package invariants
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/kip848"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// TestKIP848PinnedCounts explores small KIP-848 worlds exhaustively and pins their size, with
+// one and two workers agreeing. A change in a count is a change in the model.
+func TestKIP848PinnedCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name                string
+		extra               string
+		distinct, generated int64
+		depth               int
+	}{
+		{"two members", "", 117, 193, 14},
+		{"two members, a crash, commits", "budget crashes=1\ncommits on\n", 3745, 8655, 25},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config(t, twoKIP848+tc.extra)
+			one, two := check(t, c, 1), check(t, c, 2)
+			if !one.Exhaustive {
+				t.Fatalf("not exhaustive: stopped by %s", one.StoppedBy)
+			}
+			got := []int64{one.Distinct, one.Generated, int64(one.Depth)}
+			if want := []int64{tc.distinct, tc.generated, int64(tc.depth)}; !cmp.Equal(got, want) {
+				t.Errorf("distinct, generated, depth = %v, want %v", got, want)
+			}
+			sameReports(t, c, one, two)
+			for _, p := range one.Properties {
+				if p.Status != explorer.Holds {
+					t.Errorf("%s: %s", p.Name, p.Status)
+				}
+			}
+		})
+	}
+}
+
+// graph is the whole reachable graph of a small world: worlds by index, successors by index.
+type graph struct {
+	worlds []spec.World
+	next   [][]int
+}
+
+func explore(t *testing.T, c spec.Config, limit int) graph {
+	t.Helper()
+	var g graph
+	index := map[string]int{}
+	add := func(w spec.World) int {
+		k := string(w.Encode(nil))
+		if i, ok := index[k]; ok {
+			return i
+		}
+		index[k] = len(g.worlds)
+		g.worlds = append(g.worlds, w)
+		g.next = append(g.next, nil)
+		return len(g.worlds) - 1
+	}
+	add(spec.Init(c))
+	for i := 0; i < len(g.worlds); i++ {
+		if len(g.worlds) > limit {
+			t.Fatalf("more than %d worlds", limit)
+		}
+		for _, a := range spec.Actions(g.worlds[i], nil) {
+			if n, ok := spec.Next(g.worlds[i], a); ok {
+				g.next[i] = append(g.next[i], add(n))
+			}
+		}
+	}
+	return g
+}
+
+// stuck counts the worlds from which no world satisfying goal is reachable.
+func (g graph) stuck(goal func(spec.World) bool) int {
+	prev := make([][]int, len(g.worlds))
+	for i, ns := range g.next {
+		for _, j := range ns {
+			prev[j] = append(prev[j], i)
+		}
+	}
+	can := make([]bool, len(g.worlds))
+	var queue []int
+	for i, w := range g.worlds {
+		if goal(w) {
+			can[i] = true
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		j := queue[0]
+		queue = queue[1:]
+		for _, i := range prev[j] {
+			if !can[i] {
+				can[i] = true
+				queue = append(queue, i)
+			}
+		}
+	}
+	n := 0
+	for _, ok := range can {
+		if !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLivenessMutants: the KIP-848 mutants that no safety property catches are liveness
+// bugs. In their worlds, without the fault a converged group stays reachable from every
+// reachable world; with it, some worlds can never converge again — and the state counts
+// differ, as the registry says.
+func TestLivenessMutants(t *testing.T) {
+	for _, tc := range []struct {
+		fault           impl.Fault
+		faulty, correct int
+	}{
+		{impl.FaultRecomputeWhileRevoking, 8206, 5326},
+		{impl.FaultInFlightStuckOnError, 1775, 5001},
+	} {
+		t.Run(tc.fault.String(), func(t *testing.T) {
+			m, _ := LookupMutant(tc.fault.String())
+			c, err := m.Config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := explore(t, c, 100000)
+			c.Faults = 0
+			good := explore(t, c, 100000)
+			if len(bad.worlds) != tc.faulty || len(good.worlds) != tc.correct {
+				t.Errorf("states: %d with the fault, %d without; want %d and %d", len(bad.worlds), len(good.worlds), tc.faulty, tc.correct)
+			}
+			if n := good.stuck(ConvergedKIP848); n != 0 {
+				t.Errorf("without the fault %d worlds cannot converge", n)
+			}
+			if n := bad.stuck(ConvergedKIP848); n == 0 {
+				t.Errorf("with the fault every world can still converge")
+			} else {
+				t.Logf("%s: %d of %d worlds can never converge", tc.fault, n, len(bad.worlds))
+			}
+		})
+	}
+}
+
+// find is the first world in BFS order satisfying pred.
+func find(t *testing.T, c spec.Config, pred func(spec.World) bool) spec.World {
+	t.Helper()
+	g := explore(t, c, 200000)
+	for _, w := range g.worlds {
+		if pred(w) {
+			return w
+		}
+	}
+	t.Fatal("no such world")
+	return spec.World{}
+}
+
+// convergedTwo is a converged two-member KIP-848 world: a and b each own one partition.
+func convergedTwo(t *testing.T) spec.World {
+	return find(t, config(t, twoKIP848+"commits on\n"), func(w spec.World) bool {
+		return ConvergedKIP848(w) && w.Owned(0).Len() == 1 && w.Owned(1).Len() == 1
+	})
+}
+
+// TestKIP848StatePropertiesBite gives each KIP-848 state property a violating input.
+func TestKIP848StatePropertiesBite(t *testing.T) {
+	w := convergedTwo(t)
+	for _, p := range For(*w.Config()) {
+		if p.State != nil && p.Kind == explorer.Always {
+			if why := p.State(w); why != "" {
+				t.Errorf("%s flags the converged world: %s", p.Name, why)
+			}
+		}
+	}
+	t0 := impl.NewPartitionSet(impl.TP("t", 0))
+	// The coordinator panics before it builds a double holder or a bad target, so the
+	// property's judges are fed hand-made records.
+	ms := w.Group.Members()
+	ms[1].PartitionsPendingRevocation = ms[1].PartitionsPendingRevocation.Union(ms[0].AssignedPartitions)
+	if why := partitionEpochConflict(ms); !strings.Contains(why, "held by both a#1") {
+		t.Errorf("partition epochs: reason %q", why)
+	}
+	bad := kip848.NewTarget(kip848.MemberTarget{ID: "a#1", Partitions: t0}, kip848.MemberTarget{ID: "b#1", Partitions: t0})
+	member := func(impl.MemberID) bool { return true }
+	if why := targetConflict(bad, member); !strings.Contains(why, "t-0 to both a#1 and b#1") {
+		t.Errorf("target: reason %q", why)
+	}
+	if why := targetConflict(w.Group.Target(), func(id impl.MemberID) bool { return id == "a#1" }); !strings.Contains(why, "b#1, which is not a member") {
+		t.Errorf("target naming a non-member: reason %q", why)
+	}
+	// b's client believes it also owns a's partition: both are current, so both forms fail.
+	dbl := w
+	dbl.Slots = append([]spec.Slot(nil), w.Slots...)
+	dbl.Slots[1].Member.OwnedPartitions = dbl.Slots[1].Member.OwnedPartitions.Union(w.Owned(0))
+	for _, name := range []string{"kip848-exclusive-ownership", "kip848-exclusive-ownership-strict"} {
+		p, _ := Lookup(name)
+		if why := p.State(dbl); !strings.Contains(why, "owned by a (a#1 epoch") {
+			t.Errorf("%s: reason %q", name, why)
+		}
+	}
+	// A stale b (its epoch behind its server record) is not current: only the strict form fails.
+	stale := dbl
+	stale.Slots[1].Member.MemberEpoch--
+	if p, _ := Lookup("kip848-exclusive-ownership"); p.State(stale) != "" {
+		t.Errorf("a stale client is judged current")
+	}
+	p, _ := Lookup("kip848-converged-reachable")
+	if p.State(w) != "" || p.State(dbl) == "" || p.State(spec.Init(*w.Config())) == "" {
+		t.Errorf("kip848-converged-reachable judges the worlds wrongly")
+	}
+}
+
+// TestKIP848StepPropertiesBite feeds each KIP-848 step property a violating transition.
+func TestKIP848StepPropertiesBite(t *testing.T) {
+	w := convergedTwo(t)
+	init := spec.Init(*w.Config())
+	a := w.Slots[0].Member
+	epoch := a.Epoch()
+	lower := w
+	lower.Slots = append([]spec.Slot(nil), w.Slots...)
+	lower.Slots[0].Member.MemberEpoch = epoch - 1
+	if epoch-1 <= 0 {
+		lower.Slots[0].Member.MemberEpoch = epoch
+		w.Slots = append([]spec.Slot(nil), w.Slots...)
+		w.Slots[0].Member.MemberEpoch = epoch + 1
+	}
+	other := w.Owned(1)
+	for _, tc := range []struct {
+		prop      string
+		pre, post spec.World
+		bad, good []spec.Event
+		want      string
+	}{{
+		// Reference: KAFKA.md §3.9: the group epoch never decreases.
+		prop: "kip848-epoch-monotonic", pre: w, post: init, want: "group epoch",
+	}, {
+		// Reference: KAFKA.md §3.9: the client epoch only drops to 0, -1 or -2.
+		prop: "kip848-epoch-monotonic", pre: w, post: lower, want: "client a (a#1) went from epoch",
+	}, {
+		// Reference: KAFKA.md §3.1: a commit is accepted only at the member's epoch.
+		prop: "kip848-commit-fencing", pre: w, post: w, want: "no such member at that epoch",
+		bad:  []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: impl.Generation(epoch + 7), Partitions: a.Owned()}},
+		good: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: impl.Generation(w.Group.GroupEpoch()), Partitions: w.Owned(0)}},
+	}, {
+		// Reference: KAFKA.md §3.9: an accepted commit is for partitions the member holds.
+		prop: "kip848-commit-fencing", pre: w, post: w, want: "is no longer its",
+		bad: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: impl.Generation(w.Group.GroupEpoch()), Partitions: w.Owned(0).Union(other)}},
+	}} {
+		t.Run(tc.prop, func(t *testing.T) {
+			p, ok := Lookup(tc.prop)
+			if !ok || p.Step == nil {
+				t.Fatalf("no step property %q", tc.prop)
+			}
+			if why := p.Step(tc.pre, tc.bad, tc.post); !strings.Contains(why, tc.want) {
+				t.Errorf("violating step: reason %q, want it to contain %q", why, tc.want)
+			}
+			if tc.good != nil {
+				if why := p.Step(tc.pre, tc.good, tc.pre); why != "" {
+					t.Errorf("harmless step flagged: %s", why)
+				}
+			}
+			if why := p.Step(tc.pre, nil, tc.pre); why != "" {
+				t.Errorf("a step that changes nothing is flagged: %s", why)
+			}
+		})
+	}
+}
+
+// TestPropertiesApplyToTheirProtocol: classic properties never apply under protocol consumer
+// and KIP-848 ones never apply to the classic protocols (revoke-before-reassign is shared).
+func TestPropertiesApplyToTheirProtocol(t *testing.T) {
+	classicCfg, kipCfg := config(t, twoMembers+"commits on\n"), config(t, twoKIP848+"commits on\n")
+	for _, p := range For(classicCfg) {
+		if strings.HasPrefix(p.Name, "kip848-") {
+			t.Errorf("%s applies to a classic world", p.Name)
+		}
+	}
+	for _, p := range For(kipCfg) {
+		if !strings.HasPrefix(p.Name, "kip848-") && p.Name != "revoke-before-reassign" {
+			t.Errorf("%s applies to a KIP-848 world", p.Name)
+		}
+	}
+}
