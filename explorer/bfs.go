@@ -40,7 +40,8 @@ type checker[S, A any] struct {
 	decided   []bool
 	at        []found // where each decided property was decided
 
-	claimRate float64 // new fingerprints per parent in the last batch
+	claimRate float64  // new fingerprints per parent in the last batch
+	loserBuf  []uint64 // the losers of the level being committed
 
 	start time.Time
 	mon   *monitor
@@ -60,7 +61,11 @@ type worker[S, A any] struct {
 	fps    []uint64 // their fingerprints
 	idx    []int    // their action indices
 	sink   uint64   // keeps the prefetching loads alive
-	_      [64]byte
+
+	shardFps [visitedShards]fpBuf // fingerprints of the level being committed
+	scratch  fpBuf                // one shard's worth of them, in insertLevel
+	merge    mergeScratch
+	_        [64]byte
 }
 
 func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checker[S, A] {
@@ -120,9 +125,7 @@ func (c *checker[S, A]) run() Report[S, A] {
 		}
 		c.mon.beginLevel(len(c.levels), cur.n)
 		next, aborted := c.expand(cur)
-		t0 := time.Now()
 		c.pool.put(cur.blocks, len(next.blocks))
-		phase("poolput", t0)
 		if aborted {
 			c.pool.put(next.blocks, 0)
 			cur = &level[S]{} // both levels are back in the pool
@@ -135,7 +138,6 @@ func (c *checker[S, A]) run() Report[S, A] {
 	}
 	c.pool.put(cur.blocks, 0)
 	c.mon.stop()
-	phaseDump()
 	return c.report(stop)
 }
 

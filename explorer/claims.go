@@ -207,9 +207,10 @@ func (c *claims) settle(bs []*budget) {
 }
 
 // ensure makes room for more fingerprints before a batch of
-// expansion; it must not run concurrently with claim. Losers found
-// while folding the overflow go to b.
-func (c *claims) ensure(more int64, b *budget) {
+// expansion; it must not run concurrently with claim. The old table is
+// rehashed by up to workers goroutines. Losers found while folding the
+// overflow go to b.
+func (c *claims) ensure(more int64, workers int, b *budget) {
 	need := c.used + more
 	if need <= int64(float64(c.n)*claimHardLoad*0.9) && !c.spilled.Load() {
 		return
@@ -217,14 +218,33 @@ func (c *claims) ensure(more int64, b *budget) {
 	old := c.tab
 	c.tab = words{}
 	c.alloc(max(claimMinSlots, int(float64(need+int64(len(c.overflow)))/claimTargetLoad)))
-	c.used = 0
-	for i := 0; i < len(old.w); i += 2 {
-		if old.w[i] != 0 {
-			c.put(old.w[i], old.w[i+1]-1, b)
+	const chunk = 1 << 14 // pairs
+	pairs := len(old.w) / 2
+	parallelFor(workers, (pairs+chunk-1)/chunk, func(_, k int) bool {
+		for i := k * chunk; i < min(pairs, (k+1)*chunk); i++ {
+			if fp := old.w[2*i]; fp != 0 {
+				c.place(fp, old.w[2*i+1])
+			}
 		}
-	}
+		return true
+	})
 	old.free()
 	c.fold(b)
+}
+
+// place inserts a fingerprint known to be absent, with its stored key
+// (key+1), during a rehash; safe for concurrent use with itself.
+func (c *claims) place(fp, stored uint64) {
+	tab := c.tab.w
+	for i := slotOf(fp, 0, c.n); ; {
+		if atomic.LoadUint64(&tab[2*i]) == 0 && atomic.CompareAndSwapUint64(&tab[2*i], 0, fp) {
+			tab[2*i+1] = stored
+			return
+		}
+		if i++; i == c.n {
+			i = 0
+		}
+	}
 }
 
 // fold moves the overflow into the table. A fingerprint that raced into

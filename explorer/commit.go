@@ -3,7 +3,6 @@ package explorer
 import (
 	"math"
 	"slices"
-	"time"
 )
 
 // commit turns the records of an expansion into the next level:
@@ -11,24 +10,25 @@ import (
 //  1. In parallel over segments: drop every record whose parent key
 //     lost its claim (was displaced by a smaller key for the same
 //     fingerprint, see claims), so each new state is kept exactly once,
-//     by its smallest parent key; insert the survivors into the visited
-//     set; check the undecided properties.
-//  2. Number the level (segment order is parent-key order), apply
-//     MaxStates, resolve where each property was decided, and append the
-//     parent keys to the trace.
+//     by its smallest parent key; collect the fingerprints of the
+//     survivors by visited shard.
+//  2. In parallel over visited shards: add the level's fingerprints to
+//     the shard (insertLevel).
+//  3. Number the level (segment order is parent-key order) and apply
+//     MaxStates.
+//  4. In parallel over segments: check the undecided properties; then
+//     resolve where each property was decided, and append the parent
+//     keys to the trace.
 //
 // It returns the name of the bound that stops the run, if any.
 func (c *checker[S, A]) commit(next *level[S]) string {
-	t0 := time.Now()
 	losers := c.losers()
-	t0 = phase("losers", t0)
-	c.presize(next, len(losers))
-	t0 = phase("presize", t0)
+	c.reserveFps(next, len(losers))
 	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
 		c.filterSegment(c.ws[w], &next.segs[k], losers)
 		return true
 	})
-	t0 = phase("filter", t0)
+	c.insertLevel()
 	for _, w := range c.ws {
 		c.generated += w.gen
 		w.gen = 0
@@ -48,7 +48,6 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 		c.checkSegment(c.ws[w], k, &next.segs[k])
 		return true
 	})
-	t0 = phase("check", t0)
 	c.resolve(next, depth)
 	next.compact()
 	if next.n == 0 {
@@ -57,47 +56,69 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 	c.levels = append(c.levels, next.n)
 	c.distinct += next.n
 	appendLevel(c.trace, next)
-	t0 = phase("trace", t0)
 	c.pool.dropKeys(next)
 	c.mon.commit(c.distinct)
 	c.mon.tables.Store(int64(c.vis.bytes() + c.cl.bytes()))
-	phase("commitrest", t0)
 	return stop
 }
 
 // losers collects and sorts the keys that lost their claims.
 func (c *checker[S, A]) losers() []uint64 {
-	var ls []uint64
+	ls := c.loserBuf[:0] // reused: no garbage per level
 	for _, w := range c.ws {
 		ls = append(ls, w.budget.losers...)
 		w.budget.losers = w.budget.losers[:0]
 	}
 	slices.Sort(ls)
+	c.loserBuf = ls
 	return ls
 }
 
-// presize grows the visited shards before commit inserts the level, so
-// that inserts rarely wait for a resize under a shard's lock. The level
-// has one state per record that did not lose its claim; a shard gets
-// its share plus three standard deviations.
-func (c *checker[S, A]) presize(next *level[S], losers int) {
-	records := -float64(losers)
-	for _, s := range next.segs {
-		records += float64(len(s.states))
-	}
-	share := records / visitedShards
-	perShard := int(share + 3*math.Sqrt(share) + 16)
-	parallelFor(c.workers, visitedShards, func(_, i int) bool {
-		c.vis.shards[i].reserve(perShard)
+// insertLevel adds the fingerprints the workers collected in filter to
+// the visited set: each shard is handed to one worker, which merges the
+// level's fingerprints for it (addBatch), so there is no lock and no
+// shard grows twice in a level. The buffers are freed afterwards.
+func (c *checker[S, A]) insertLevel() {
+	parallelFor(c.workers, visitedShards, func(w, i int) bool {
+		sc := &c.ws[w].scratch
+		sc.n = 0
+		for _, o := range c.ws {
+			for _, fp := range o.shardFps[i].fps() {
+				sc.add(fp)
+			}
+		}
+		c.vis.shards[i].addBatch(sc.fps(), &c.ws[w].merge)
 		return true
 	})
+	for _, w := range c.ws {
+		for i := range w.shardFps {
+			w.shardFps[i].free()
+		}
+		w.scratch.free()
+	}
+}
+
+// reserveFps sizes the workers' fingerprint buffers for the level: the
+// level keeps one state per record whose key did not lose, and the
+// workers take about equal shares of the records; a buffer that gets
+// more than its share plus a margin grows by doubling.
+func (c *checker[S, A]) reserveFps(next *level[S], losers int) {
+	records := -losers
+	for _, s := range next.segs {
+		records += len(s.states)
+	}
+	share := float64(records) / float64(visitedShards*c.workers)
+	per := int(share*1.05 + 4*math.Sqrt(share))
+	for _, w := range c.ws {
+		for i := range w.shardFps {
+			w.shardFps[i].reserve(per)
+		}
+	}
 }
 
 // filterSegment keeps the records whose key did not lose its claim and
-// adds their fingerprints to the visited set. Keys in a segment
-// increase, so the losers are merged in. (The visited slots are not
-// touched ahead here, as in expansion: another worker may be resizing
-// the shard.)
+// collects their fingerprints, by visited shard, for insertLevel. Keys
+// in a segment increase, so the losers are merged in.
 func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers []uint64) {
 	kept := 0
 	if len(seg.keys) > 0 {
@@ -113,7 +134,8 @@ func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers [
 			continue
 		}
 		w.enc = c.m.Encode(t, w.enc[:0])
-		c.vis.insert(fingerprint(w.enc))
+		fp := fingerprint(w.enc)
+		w.shardFps[fp>>visitedShift].add(fp)
 		seg.states[kept] = t
 		seg.keys[kept] = seg.keys[j]
 		kept++

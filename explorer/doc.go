@@ -72,10 +72,13 @@
 // marks an empty slot). 16 shards of uint64 slots with ordered linear
 // probing at up to 93% load: the home slot is a monotone function of the
 // fingerprint and each shard stays sorted, so a miss stops at the first
-// larger fingerprint instead of scanning the cluster. Commit grows the
-// shards for the level before inserting (to 75% load, by a linear
-// merge, one shard at a time per worker), then inserts under per-shard
-// mutexes.
+// larger fingerprint instead of scanning the cluster. Commit collects
+// the level's new fingerprints by shard, then hands each shard to one
+// worker, which sorts them and merges them into the shard in place, in
+// one sequential pass (batch.go), growing it first to 75% load if it
+// would pass 93%; a batch small next to the shard is put one by one in
+// ascending order instead. No locks, and a shard grows at most once per
+// level, within its reservation: no second table, no copy.
 //
 // Expansion, per parent: generate the successors, skip self-loops
 // (fingerprint equal to the parent's, which is already visited), touch
@@ -84,24 +87,34 @@
 // claimed in this level is settled in the claims table (most successors
 // are such duplicates); the others are looked up in the visited set and
 // inserted in the claims table if new. The claims table is sized before
-// each batch of units and spills to a locked overflow map if a batch
-// produces more than expected, so it never resizes under the workers.
+// each batch of units (a rehash, by all workers) and spills to a locked
+// overflow map if a batch produces more than expected, so it never
+// resizes under the workers.
 //
 // Memory layout. Off the Go heap (mmap, mem_linux.go), so that freeing
 // returns memory at once and the GC neither scans nor counts it: the
-// visited set, 8 bytes / load (0.75–0.93) per distinct state; the
-// claims table, 16 bytes / load (0.65–0.81) per state of the level
-// being expanded, freed during commit; the frontier, for the current
-// level the state values and for the next one the state values plus a
-// 4-byte parent key relative to the unit (fixed blocks of 4096 records,
+// visited set, 8 bytes / load (0.75–0.93) per distinct state, each shard
+// a prefix of 1 GiB of reserved address space (MAP_NORESERVE: only the
+// prefix in use is resident); the claims table, 16 bytes / load
+// (0.65–0.81) per state of the level being expanded, freed before
+// commit; commit's fingerprint buffers, 8 bytes per state of the level
+// being committed, freed after it; the frontier, for the current level
+// the state values and for the next one the state values plus a 4-byte
+// parent key relative to the unit (fixed blocks of 4096 records,
 // recycled, trimmed to the width of the level; a state type with
-// pointers uses Go-heap blocks instead). Parent keys of committed levels
-// go to an unlinked temporary file (trace.go, TLC's trace file: 8 bytes
-// per state on disk, none in memory). Paths are rebuilt from it by
-// re-execution (path.go): follow the keys back to an initial state, then
-// replay Actions/Next forward, checking that the last fingerprint
-// matches. For TwoPhase (8-byte states) this comes to about 15 bytes of
-// resident memory per distinct state at the peak.
+// pointers uses Go-heap blocks instead). The big tables ask for
+// transparent huge pages (MADV_HUGEPAGE, on 2 MiB-aligned memory; for a
+// growing shard, only on the whole huge pages in use), since their
+// random probes would otherwise miss the TLB on nearly every access.
+// Scratch memory on the Go heap is reused from level to level, so the
+// run leaves little garbage. Parent keys of committed levels go to an
+// unlinked temporary file (trace.go, TLC's trace file: 8 bytes per state
+// on disk, none in memory). Paths are rebuilt from it by re-execution
+// (path.go): follow the keys back to an initial state, then replay
+// Actions/Next forward, checking that the last fingerprint matches. For
+// TwoPhase (8-byte states) this comes to 15–16 bytes of resident memory
+// per distinct state at the peak, which is reached while the widest
+// level is expanded.
 //
 // Fingerprints can collide, which would silently merge two states (the
 // usual risk of hash compaction); Report.Collision gives the optimistic

@@ -1,12 +1,6 @@
 package explorer
 
-import (
-	"os"
-	"sync/atomic"
-	"time"
-)
-
-var variantA = os.Getenv("VARIANT_A") != ""
+import "sync/atomic"
 
 // Expansion proceeds in batches of units; between batches the claims
 // table is made large enough for the next batch (see claims).
@@ -31,9 +25,7 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 			parents += u.hi - u.lo
 		}
 		before := c.cl.size()
-		t0 := time.Now()
-		c.cl.ensure(int64(float64(parents)*2*c.claimRate)+1024, &c.ws[0].budget)
-		t0 = phase("ensure", t0)
+		c.cl.ensure(int64(float64(parents)*2*c.claimRate)+1024, c.workers, &c.ws[0].budget)
 		share := c.cl.share(c.workers)
 		for _, w := range c.ws {
 			w.budget.left = share
@@ -46,14 +38,12 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 			c.expandUnit(c.ws[w], cur, batch[i], b+i)
 			return true
 		})
-		phase("expandpar", t0)
 		for _, w := range c.ws {
 			c.cl.settle([]*budget{&w.budget})
 		}
 		c.claimRate = max(1, float64(c.cl.size()-before)/float64(parents))
 	}
-	t0 := time.Now()
-	c.cl.ensure(0, &c.ws[0].budget) // fold any overflow: every loser known
+	c.cl.ensure(0, c.workers, &c.ws[0].budget) // fold any overflow: every loser known
 	outs := make([]*writer[S], len(c.ws))
 	for i, w := range c.ws {
 		outs[i] = &w.out
@@ -63,7 +53,6 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 		u := us[next.segs[i].unit]
 		next.segs[i].keyBase = parentKey(cur.segs[u.seg].base+int64(u.lo), 0)
 	}
-	phase("gather", t0)
 	return next, aborted.Load()
 }
 

@@ -14,9 +14,13 @@ import "sync"
 //
 // Concurrency follows the level structure of the search: during
 // expansion every worker calls contains and nobody inserts, so lookups
-// take no lock; during commit workers insert under the shard's mutex,
-// and a shard that gets too full grows under that mutex. Growing one
-// shard at a time bounds the transient memory of a resize to one shard.
+// take no lock; during commit each shard is handed to one worker, which
+// adds the level's fingerprints for it in one batch (addBatch, batch.go)
+// without a lock. insert, under the shard's mutex, serves level 0.
+//
+// A shard grows in place (merge): it is a prefix of a large reserved
+// range of address space, of which only the slots in use are resident,
+// so growing needs no second table and no copy.
 type visited struct {
 	shards [visitedShards]visitedShard
 }
@@ -30,12 +34,16 @@ const (
 	// full, to targetLoad.
 	visitedMaxLoad    = 0.93
 	visitedTargetLoad = 0.75
+	// Each shard reserves address space for this many slots (1 GiB),
+	// so that it grows in place; only the slots used are resident.
+	visitedReserve = 1 << 27
 )
 
 type visitedShard struct {
 	mu    sync.Mutex
-	tab   words
-	homes int // home slots; len(tab.w) - homes is slack
+	res   words    // reserved address space; the table is a prefix
+	tab   []uint64 // res.w[:homes+slack]
+	homes int      // home slots; len(tab) - homes is slack
 	n     int
 	limit int
 	_     [64]byte // keep neighbouring shards off one cache line
@@ -44,7 +52,10 @@ type visitedShard struct {
 func newVisited() *visited {
 	v := &visited{}
 	for i := range v.shards {
-		v.shards[i].resize(visitedMinSlots)
+		sh := &v.shards[i]
+		sh.homes = visitedMinSlots
+		sh.limit = visitedMinSlots * 93 / 100 // visitedMaxLoad
+		sh.setLen(visitedMinSlots + 1024 + visitedMinSlots/64)
 	}
 	return v
 }
@@ -53,7 +64,7 @@ func newVisited() *visited {
 // concurrently with insert.
 func (v *visited) contains(fp uint64) bool {
 	sh := &v.shards[fp>>visitedShift]
-	tab := sh.tab.w
+	tab := sh.tab
 	for i := slotOf(fp, visitedShardBits, sh.homes); i < len(tab); i++ {
 		x := tab[i]
 		if x >= fp || x == 0 {
@@ -66,7 +77,7 @@ func (v *visited) contains(fp uint64) bool {
 // touch loads the home slot of fp, to bring it into the cache early.
 func (v *visited) touch(fp uint64) uint64 {
 	sh := &v.shards[fp>>visitedShift]
-	return sh.tab.w[slotOf(fp, visitedShardBits, sh.homes)]
+	return sh.tab[slotOf(fp, visitedShardBits, sh.homes)]
 }
 
 // insert adds fp and reports whether it was absent. Safe for concurrent
@@ -76,31 +87,23 @@ func (v *visited) insert(fp uint64) bool {
 	sh.mu.Lock()
 	added, ok := sh.put(fp)
 	for !ok { // no slack left: grow and retry
-		sh.resize(2 * sh.homes)
+		sh.merge(2*sh.homes, nil, nil)
 		added, ok = sh.put(fp)
 	}
 	if added {
 		sh.n++
 		if sh.n > sh.limit {
-			sh.resize(int(float64(sh.n)/visitedTargetLoad) + 1)
+			sh.merge(int(float64(sh.n)/visitedTargetLoad)+1, nil, nil)
 		}
 	}
 	sh.mu.Unlock()
 	return added
 }
 
-// reserve grows the shard, if needed, to take more fingerprints
-// without a resize. Not safe for concurrent use with insert.
-func (sh *visitedShard) reserve(more int) {
-	if sh.n+more > sh.limit {
-		sh.resize(int(float64(sh.n+more)/visitedTargetLoad) + 1)
-	}
-}
-
 // put inserts fp in order. ok is false if the cluster would run past
 // the slack.
 func (sh *visitedShard) put(fp uint64) (added, ok bool) {
-	tab := sh.tab.w
+	tab := sh.tab
 	i := slotOf(fp, visitedShardBits, sh.homes)
 	for ; i < len(tab); i++ {
 		x := tab[i]
@@ -123,50 +126,31 @@ func (sh *visitedShard) put(fp uint64) (added, ok bool) {
 	return true, true
 }
 
-// resize rebuilds the shard with about homes home slots. The old table
-// is sorted, so this is a linear merge.
-func (sh *visitedShard) resize(homes int) {
-	for {
-		old := sh.tab
-		slack := 1024 + homes/64
-		tab := allocWords(homes + slack)
-		next := 0
-		fits := true
-		for _, fp := range old.w {
-			if fp == 0 {
-				continue
-			}
-			i := max(next, slotOf(fp, visitedShardBits, homes))
-			if i >= len(tab.w) {
-				fits = false
-				break
-			}
-			tab.w[i] = fp
-			next = i + 1
-		}
-		if !fits {
-			tab.free()
-			homes *= 2
-			continue
-		}
-		sh.tab, sh.homes = tab, homes
-		sh.limit = int(float64(homes) * visitedMaxLoad)
-		old.free()
-		return
+// setLen makes the table n slots long (n only grows), within the
+// reservation if it is large enough, else by moving to a larger one.
+// Slots past the old length are zero.
+func (sh *visitedShard) setLen(n int) {
+	if n > len(sh.res.w) {
+		res := reserveWords(n, max(n, visitedReserve))
+		copy(res.w, sh.tab)
+		sh.res.free()
+		sh.res = res
 	}
+	sh.tab = sh.res.w[:n]
+	hugePages(sh.res, n)
 }
 
 // bytes returns the memory held by the table.
 func (v *visited) bytes() uint64 {
 	var b uint64
 	for i := range v.shards {
-		b += uint64(len(v.shards[i].tab.w)) * 8
+		b += uint64(len(v.shards[i].tab)) * 8
 	}
 	return b
 }
 
 func (v *visited) free() {
 	for i := range v.shards {
-		v.shards[i].tab.free()
+		v.shards[i].res.free()
 	}
 }

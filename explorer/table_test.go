@@ -145,7 +145,7 @@ func TestClaimsKeepMinimum(t *testing.T) {
 	if !c.spilled.Load() {
 		t.Fatal("nothing overflowed; the test lost its point")
 	}
-	c.ensure(0, &budget{}) // folds the overflow back into the table
+	c.ensure(0, 1, &budget{}) // folds the overflow back into the table
 	if c.spilled.Load() || c.key(1) != want[1] {
 		t.Fatalf("after ensure: spilled=%v key(1)=%d", c.spilled.Load(), c.key(1))
 	}

@@ -5,4 +5,6 @@ package explorer
 type words struct {
 	w   []uint64
 	raw []byte // the mapping, if any
+
+	trimmed bool // raw is part of a larger mapping (mem_linux.go)
 }
