@@ -40,8 +40,7 @@ type checker[S, A any] struct {
 	decided   []bool
 	at        []found // where each decided property was decided
 
-	claimRate float64  // new fingerprints per parent in the last batch
-	loserBuf  []uint64 // the losers of the level being committed
+	claimRate float64 // new fingerprints per parent in the last batch
 
 	start time.Time
 	mon   *monitor
@@ -62,10 +61,11 @@ type worker[S, A any] struct {
 	idx    []int    // their action indices
 	sink   uint64   // keeps the prefetching loads alive
 
-	shardFps [visitedShards]fpBuf // fingerprints of the level being committed
-	scratch  fpBuf                // one shard's worth of them, in insertLevel
-	merge    mergeScratch
-	_        [64]byte
+	shardFps  [visitedShards]fpBuf // fingerprints of the level being committed
+	scratch   fpBuf                // one shard's worth of them, in insertLevel
+	merge     mergeScratch
+	loserView [][]uint64 // filterSegment's cursors into the losers
+	_         [64]byte
 }
 
 func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checker[S, A] {

@@ -30,6 +30,7 @@ type claims struct {
 	n     int   // pair slots
 	used  int64 // fingerprints in tab, as of the last batch boundary
 	last  int64 // fingerprints claimed in the last level
+	prev  int64 // and in the level before
 	limit int64 // above this many fingerprints, new ones overflow
 
 	mu       sync.Mutex
@@ -39,7 +40,7 @@ type claims struct {
 
 const (
 	claimMinSlots   = 1 << 10
-	claimTargetLoad = 0.65
+	claimTargetLoad = 0.7
 	claimHardLoad   = 0.9
 )
 
@@ -280,19 +281,25 @@ func (c *claims) put(fp, key uint64, b *budget) {
 // need it), so that its memory and the visited set's growth in commit do
 // not add up. It remembers the size of the level.
 func (c *claims) release() {
-	c.last = c.used
+	c.prev, c.last = c.last, c.used
 	c.tab.free()
 	c.n, c.used, c.limit = 0, 0, 0
 	c.overflow = nil
 	c.spilled.Store(false)
 }
 
-// prepare allocates an empty table for the next level, sized for one
-// like the last (ensure grows it in the middle of the level if needed:
-// sizing for the expected growth up front would cost memory at the
-// widest levels); fresh mappings are zero, so there is nothing to clear.
+// prepare allocates an empty table for the next level, sized for the
+// last level times the growth from the level before (at most doubling):
+// a table that has to grow in the middle of a level holds the old and
+// the new table at once, and at the widest levels that transient, not
+// the table, makes the peak. Fresh mappings are zero, so there is
+// nothing to clear.
 func (c *claims) prepare() {
-	c.alloc(max(claimMinSlots, int(float64(c.last)/claimTargetLoad)))
+	est := float64(c.last)
+	if c.prev > 0 {
+		est *= min(2, max(1, float64(c.last)/float64(c.prev)))
+	}
+	c.alloc(max(claimMinSlots, int(est/claimTargetLoad)))
 }
 
 func (c *claims) size() int64 { return c.used }

@@ -22,12 +22,15 @@ import (
 //
 // It returns the name of the bound that stops the run, if any.
 func (c *checker[S, A]) commit(next *level[S]) string {
-	losers := c.losers()
-	c.reserveFps(next, len(losers))
+	losers, nLosers := c.losers()
+	c.reserveFps(next, nLosers)
 	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
 		c.filterSegment(c.ws[w], &next.segs[k], losers)
 		return true
 	})
+	for _, w := range c.ws {
+		w.budget.losers = w.budget.losers[:0]
+	}
 	c.insertLevel()
 	for _, w := range c.ws {
 		c.generated += w.gen
@@ -62,16 +65,21 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 	return stop
 }
 
-// losers collects and sorts the keys that lost their claims.
-func (c *checker[S, A]) losers() []uint64 {
-	ls := c.loserBuf[:0] // reused: no garbage per level
-	for _, w := range c.ws {
-		ls = append(ls, w.budget.losers...)
-		w.budget.losers = w.budget.losers[:0]
+// losers returns the keys that lost their claims, as one sorted list
+// per worker (sorted in parallel, and not merged: no copy), and their
+// number.
+func (c *checker[S, A]) losers() ([][]uint64, int) {
+	parallelFor(c.workers, len(c.ws), func(_, i int) bool {
+		slices.Sort(c.ws[i].budget.losers)
+		return true
+	})
+	ls := make([][]uint64, len(c.ws))
+	n := 0
+	for i, w := range c.ws {
+		ls[i] = w.budget.losers
+		n += len(ls[i])
 	}
-	slices.Sort(ls)
-	c.loserBuf = ls
-	return ls
+	return ls, n
 }
 
 // insertLevel adds the fingerprints the workers collected in filter to
@@ -118,19 +126,30 @@ func (c *checker[S, A]) reserveFps(next *level[S], losers int) {
 
 // filterSegment keeps the records whose key did not lose its claim and
 // collects their fingerprints, by visited shard, for insertLevel. Keys
-// in a segment increase, so the losers are merged in.
-func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], losers []uint64) {
+// in a segment increase, so each sorted list of losers is merged in.
+func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], lists [][]uint64) {
 	kept := 0
+	ls := w.loserView[:0]
 	if len(seg.keys) > 0 {
-		i, _ := slices.BinarySearch(losers, seg.keyBase+uint64(seg.keys[0]))
-		losers = losers[i:]
+		first := seg.keyBase + uint64(seg.keys[0])
+		for _, l := range lists {
+			i, _ := slices.BinarySearch(l, first)
+			ls = append(ls, l[i:])
+		}
 	}
+	w.loserView = ls
 	for j, t := range seg.states {
 		key := seg.keyBase + uint64(seg.keys[j])
-		for len(losers) > 0 && losers[0] < key {
-			losers = losers[1:]
+		lost := false
+		for k := range ls {
+			l := ls[k]
+			for len(l) > 0 && l[0] < key {
+				l = l[1:]
+			}
+			ls[k] = l
+			lost = lost || len(l) > 0 && l[0] == key
 		}
-		if len(losers) > 0 && losers[0] == key {
+		if lost {
 			continue
 		}
 		w.enc = c.m.Encode(t, w.enc[:0])

@@ -96,7 +96,7 @@
 // visited set, 8 bytes / load (0.75–0.93) per distinct state, each shard
 // a prefix of 1 GiB of reserved address space (MAP_NORESERVE: only the
 // prefix in use is resident); the claims table, 16 bytes / load
-// (0.65–0.81) per state of the level being expanded, freed before
+// (0.70–0.81) per state of the level being expanded, freed before
 // commit; commit's fingerprint buffers, 8 bytes per state of the level
 // being committed, freed after it; the frontier, for the current level
 // the state values and for the next one the state values plus a 4-byte
