@@ -35,14 +35,14 @@ func (p Process) String() string { return processNames[p] }
 type Slot struct {
 	Process     Process
 	Incarnation uint8
-	Alt         bool // subscribed to the config's AltTopics
-	Client      consumer.Consumer
+	Alt         bool              // subscribed to the config's AltTopics
+	Client      consumer.Consumer `spec:"classic"`
 	// Member is the slot's KIP-848 client (protocol consumer only; the zero value otherwise,
 	// as Client is under protocol consumer).
-	Member kip848client.Member
+	Member kip848client.Member `spec:"kip848"`
 	// Assigning is the round the slot's leader is computing the assignment for, from its
 	// JoinGroup response until the Assign action; nil otherwise.
-	Assigning *consumer.RunAssignment
+	Assigning *consumer.RunAssignment `spec:"classic"`
 	Out       []impl.Request
 	In        []impl.Response
 }
@@ -51,11 +51,11 @@ type Slot struct {
 // cluster metadata, and what is left of each environment budget. It is a value: Step never
 // modifies a World, and successors share only immutable data with it.
 type World struct {
-	cfg   *Config `spec:"-"` // fixed for the run; not part of the state
-	Coord coordinator.Group
+	cfg   *Config           `spec:"-"` // fixed for the run; not part of the state
+	Coord coordinator.Group `spec:"classic"`
 	// Group is the KIP-848 coordinator (protocol consumer only; the zero value otherwise,
 	// while Coord stays an idle classic coordinator under protocol consumer).
-	Group   kip848.Group
+	Group   kip848.Group `spec:"kip848"`
 	Slots   []Slot
 	Cluster impl.Cluster
 	Left    Budget
