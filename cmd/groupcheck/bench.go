@@ -20,6 +20,7 @@ func bench(args []string, stdout, stderr io.Writer) int {
 	var b bounds
 	b.register(fs)
 	rm := fs.Int("rm", 0, "number of resource managers (1..14)")
+	symmetry := fs.Bool("symmetry", false, "reduce by the symmetry of the resource managers (exact orbits)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -32,11 +33,17 @@ func bench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck bench: %v\n", err)
 		return 2
 	}
-	m, props := twophase.New(*rm)
-	r := explorer.Check[twophase.State, twophase.Action](m, props, b.options(stderr))
+	var r explorer.Report[twophase.State, twophase.Action]
+	if *symmetry {
+		m, props := twophase.NewSymmetric(*rm)
+		r = explorer.Check[twophase.State, twophase.Action](m, props, b.options(stderr))
+	} else {
+		m, props := twophase.New(*rm)
+		r = explorer.Check[twophase.State, twophase.Action](m, props, b.options(stderr))
+	}
 	stop()
 	res := map[string]any{
-		"model": fmt.Sprintf("twophase rm=%d", *rm), "exhaustive": r.Exhaustive, "stopped_by": r.StoppedBy,
+		"model": fmt.Sprintf("twophase rm=%d", *rm), "symmetry": *symmetry, "exhaustive": r.Exhaustive, "stopped_by": r.StoppedBy,
 		"distinct": r.Distinct, "generated": r.Generated, "depth": r.Depth, "seconds": r.Duration.Seconds(),
 		"workers": r.Workers, "states_per_second": float64(r.Distinct) / r.Duration.Seconds(),
 		"peak_memory_bytes": r.PeakMemory, "bytes_per_state": float64(r.PeakMemory) / float64(max(r.Distinct, 1)),

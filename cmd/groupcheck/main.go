@@ -9,7 +9,7 @@
 //	groupcheck shrink FILE [--property NAME] [--out FILE]
 //	groupcheck mutants
 //	groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--json] [--out DIR]
-//	groupcheck bench twophase --rm N [--workers N] [--json]
+//	groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
 // unreached, 2 for bad usage or a bad config. replay exits 0 when the trace replays, 1 on a
@@ -42,7 +42,8 @@ const usage = `usage:
   groupcheck mutants                                           list the named faults and what catches them
   groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--json] [--out DIR]
                                                                random walks (swarm) for worlds too large to exhaust
-  groupcheck bench twophase --rm N [--workers N] [--json]      the TwoPhase commit benchmark
+  groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
+                                                               the TwoPhase commit benchmark
 Run "groupcheck explore --help" for the explore flags.`
 
 // run is main without the process: arguments in, exit status out.

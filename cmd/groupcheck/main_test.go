@@ -134,4 +134,8 @@ func TestPresetsAndBench(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "288 distinct, 1146 generated") {
 		t.Errorf("bench: exit %d\n%s", code, out)
 	}
+	code, out, _ = runCLI(t, "bench", "twophase", "--rm", "5", "--symmetry")
+	if code != 0 || !strings.Contains(out, "314 distinct") {
+		t.Errorf("bench --symmetry: exit %d\n%s", code, out)
+	}
 }
