@@ -74,6 +74,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "a world in the config-file format")
 	out := fs.String("out", "", "directory to write counterexamples to")
 	mutant := fs.String("mutant", "", "switch on a named fault (groupcheck mutants); alone, explore its world")
+	liveness := fs.Bool("liveness", false, "also check that convergence stays reachable from every world (builds the state graph in memory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -95,6 +96,13 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), b.options(stderr))
 	stop()
 	rep := newReport(m, r)
+	if *liveness {
+		bound := int(b.maxStates)
+		if bound <= 0 {
+			bound = 5_000_000
+		}
+		rep.addLiveness(invariants.Liveness(cfg, bound))
+	}
 	if *out != "" {
 		if err := rep.writeTraces(*out); err != nil {
 			fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)

@@ -43,6 +43,8 @@ type propertyReport struct {
 	Why       string   `json:"why,omitempty"`
 	Expected  string   `json:"expected,omitempty"`
 	Trace     []string `json:"trace"`
+
+	liveness bool // a lasso, not a safety counterexample: no trace file
 }
 
 func newReport(m *invariants.Model, r explorer.Report[spec.World, spec.Action]) *report {
@@ -114,7 +116,11 @@ func (r *report) writeText(w io.Writer) {
 		if r.paths[i] == nil {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s violated (%s): %s\nshortest counterexample, %d steps:\n", p.Name, p.Source, p.Why, len(p.Trace))
+		kind := "shortest counterexample"
+		if p.liveness {
+			kind = "lasso (shortest prefix to a world that cannot converge)"
+		}
+		fmt.Fprintf(w, "\n%s violated (%s): %s\n%s, %d steps:\n", p.Name, p.Source, p.Why, kind, len(p.Trace))
 		writePath(w, &r.cfg, r.paths[i])
 	}
 }
@@ -156,7 +162,7 @@ func (r *report) writeTraces(dir string) error {
 		return err
 	}
 	for i, p := range r.Properties {
-		if r.paths[i] == nil {
+		if r.paths[i] == nil || p.liveness {
 			continue
 		}
 		h := traces.Header{

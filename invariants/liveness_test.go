@@ -1,0 +1,44 @@
+package invariants
+
+import (
+	"testing"
+
+	"github.com/groupcheck/groupcheck/explorer"
+)
+
+// TestLivenessCatchesTheKIP848Mutants: B17 (KAFKA-16249) and B21 (KAFKA-16215) leave worlds
+// from which the group can never converge; without the faults every world can. The lasso is
+// a behaviour: its prefix ends in a stuck world and its cycle (or dead end) never converges.
+func TestLivenessCatchesTheKIP848Mutants(t *testing.T) {
+	for _, name := range []string{"recompute-while-revoking", "in-flight-stuck-on-error"} {
+		m, _ := LookupMutant(name)
+		c, err := m.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := Liveness(c, 200000)
+		if bad.Status != explorer.Violated || bad.Lasso == nil || bad.Stuck == 0 {
+			t.Fatalf("%s: status %s, %d stuck; want violated with a lasso", name, bad.Status, bad.Stuck)
+		}
+		for _, s := range bad.Lasso.Cycle {
+			if ConvergedKIP848(s.State) {
+				t.Errorf("%s: the lasso's cycle passes a converged world", name)
+			}
+		}
+		c.Faults = 0
+		if good := Liveness(c, 200000); good.Status != explorer.Holds {
+			t.Errorf("%s: without the fault converges is %s (%d stuck)", name, good.Status, good.Stuck)
+		}
+		t.Logf("%s: %d of %d worlds stuck; lasso %d + %d steps", name, bad.Stuck, bad.Distinct, len(bad.Lasso.Prefix.Steps), len(bad.Lasso.Cycle))
+	}
+}
+
+func TestLivenessHoldsOnSmallWorldsAndBounds(t *testing.T) {
+	c := config(t, twoMembers+"budget crashes=1\n")
+	if r := Liveness(c, 100000); r.Status != explorer.Holds || r.Distinct != 5977 {
+		t.Errorf("two members and a crash: %s over %d worlds, want holds over 5977", r.Status, r.Distinct)
+	}
+	if r := Liveness(c, 100); r.Status != explorer.Unknown {
+		t.Errorf("bounded at 100 worlds: %s, want unknown", r.Status)
+	}
+}
