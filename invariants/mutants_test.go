@@ -37,12 +37,20 @@ func TestMutantsAreCaught(t *testing.T) {
 			}
 			m2 := NewModel(c)
 			faulty := explorer.Check[spec.World, spec.Action](m2, m2.Properties(), explorer.Options{MaxStates: m.MaxStates})
+			withFault := c
 			c.Faults = 0
 			correct := check(t, c, 0)
 			if !correct.Exhaustive {
 				t.Fatalf("the correct world is not exhaustive: %s", correct.StoppedBy)
 			}
 			for _, name := range m.Catches {
+				if name == ConvergesName {
+					bad, good := Liveness(withFault, 1_000_000), Liveness(c, 1_000_000)
+					if bad.Status != explorer.Violated || good.Status != explorer.Holds {
+						t.Errorf("%s: %s with the fault, %s without; want violated and holds", name, bad.Status, good.Status)
+					}
+					continue
+				}
 				if s := status(faulty, name); s != explorer.Violated {
 					t.Errorf("%s: %s with the fault, want violated", name, s)
 				}
