@@ -198,6 +198,7 @@ func (g *liveGraph) lasso(c spec.Config, s int) *Lasso {
 		w = g.stepTo(w, g.firstEnabled(w))
 		walk = append(walk, explorer.Step[spec.World, spec.Action]{Action: g.lastAction, State: w})
 		if at, ok := seen[nxt]; ok {
+			l.Prefix.Steps = append(l.Prefix.Steps, walk[:at]...) // from s to the cycle's entry
 			l.Cycle = walk[at:]
 			return l
 		}

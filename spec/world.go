@@ -1,8 +1,6 @@
 package spec
 
 import (
-	"reflect"
-
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
@@ -181,15 +179,6 @@ func (w World) held(id impl.MemberID) bool {
 		}
 	}
 	return false
-}
-
-// Encode appends the world's canonical encoding: every field of every role, generations
-// relative to the coordinator's (see encode.go).
-func (w World) Encode(buf []byte) []byte {
-	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
-	rv := reflect.ValueOf(w)
-	planFor(rv.Type())(&e, rv)
-	return e.buf
 }
 
 // MemberIDOf is the member id slot i's client holds: the classic consumer's, or the KIP-848

@@ -145,3 +145,56 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// AppendCanonical appends the group's canonical encoding for world fingerprints: every field,
+// the Config included, with each generation appended by gen (which may encode it relative
+// to a base). The layout follows the field order of Group and Member.
+func (g Group) AppendCanonical(buf []byte, gen func([]byte, impl.Generation) []byte) []byte {
+	buf = binary.AppendVarint(buf, int64(g.cfg.Variant))
+	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
+	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
+	buf = binary.AppendVarint(buf, int64(g.state))
+	buf = gen(buf, g.generation)
+	buf = appendString(buf, g.protocol)
+	buf = appendString(buf, string(g.leader))
+	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
+	for i := range g.members {
+		m := &g.members[i]
+		buf = appendString(buf, string(m.ID))
+		buf = appendString(buf, string(m.InstanceID))
+		buf = binary.AppendUvarint(buf, uint64(len(m.Protocols)))
+		for _, p := range m.Protocols {
+			buf = appendString(buf, p.Name)
+			buf = appendCanonicalSubscription(buf, p.Metadata, gen)
+		}
+		buf = append(buf, boolByte(m.Join.Parked))
+		buf = binary.AppendVarint(buf, int64(m.Join.Conn))
+		buf = binary.AppendVarint(buf, int64(m.Join.Version))
+		buf = binary.AppendVarint(buf, int64(m.Join.Reason))
+		buf = append(buf, boolByte(m.Sync.Parked))
+		buf = binary.AppendVarint(buf, int64(m.Sync.Conn))
+		buf = append(buf, boolByte(m.PendingSync))
+		buf = appendPartitions(buf, m.Assignment.Partitions)
+		buf = binary.AppendVarint(buf, int64(m.Assignment.Error))
+		buf = append(buf, boolByte(m.IsNew))
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(g.pending)))
+	for _, id := range g.pending {
+		buf = appendString(buf, string(id))
+	}
+	return append(buf, boolByte(g.initialJoin))
+}
+
+// appendCanonicalSubscription appends a subscription's canonical encoding, its generations
+// appended by gen (see Group.AppendCanonical).
+func appendCanonicalSubscription(buf []byte, s impl.Subscription, gen func([]byte, impl.Generation) []byte) []byte {
+	buf = binary.AppendVarint(buf, int64(s.Version))
+	buf = binary.AppendUvarint(buf, uint64(len(s.Topics)))
+	for _, t := range s.Topics {
+		buf = appendString(buf, t)
+	}
+	buf = appendPartitions(buf, s.OwnedPartitions)
+	buf = gen(buf, s.Generation)
+	buf = appendPartitions(buf, s.UserData.Previous)
+	return gen(buf, s.UserData.Generation)
+}

@@ -118,3 +118,44 @@ func (m Member) String() string {
 }
 
 func itoa(e impl.Epoch) string { return strconv.Itoa(int(e)) }
+
+// AppendCanonical appends the group's canonical encoding for world fingerprints: every field,
+// the Config included, with each epoch appended by epoch (which may encode it relative to
+// the group epoch). The layout follows the field order of Group and Member.
+func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte) []byte {
+	buf = binary.AppendVarint(buf, int64(g.cfg.Variant))
+	buf = appendString(buf, g.cfg.Assignor)
+	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
+	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
+	buf = epoch(buf, g.groupEpoch)
+	buf = epoch(buf, g.assignmentEpoch)
+	buf = binary.AppendUvarint(buf, uint64(len(g.target)))
+	for _, e := range g.target {
+		buf = appendString(buf, string(e.ID))
+		buf = appendPartitions(buf, e.Partitions)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
+	for i := range g.members {
+		m := &g.members[i]
+		buf = appendString(buf, string(m.ID))
+		buf = appendString(buf, string(m.InstanceID))
+		buf = epoch(buf, m.MemberEpoch)
+		buf = epoch(buf, m.PreviousMemberEpoch)
+		buf = binary.AppendVarint(buf, int64(m.State))
+		buf = appendPartitions(buf, m.AssignedPartitions)
+		buf = appendPartitions(buf, m.PartitionsPendingRevocation)
+		buf = binary.AppendUvarint(buf, uint64(len(m.SubscribedTopics)))
+		for _, t := range m.SubscribedTopics {
+			buf = appendString(buf, t)
+		}
+		buf = append(buf, boolByte(m.RebalanceTimer.Armed))
+		buf = epoch(buf, m.RebalanceTimer.Epoch)
+		buf = epoch(buf, m.RevocationTargetEpoch)
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))
+	for _, t := range g.cluster.Topics {
+		buf = appendString(buf, t.Name)
+		buf = binary.AppendVarint(buf, int64(t.Partitions))
+	}
+	return buf
+}
