@@ -148,3 +148,15 @@ func TestSubscriptionReadAs(t *testing.T) {
 		t.Errorf("Exists/PartitionCount wrong")
 	}
 }
+
+func TestAppendPartitionSetIsCanonical(t *testing.T) {
+	a := AppendPartitionSet(nil, NewPartitionSet(TP("t", 1), TP("s", 0)))
+	b := AppendPartitionSet(nil, NewPartitionSet(TP("s", 0), TP("t", 1), TP("s", 0)))
+	c := AppendPartitionSet(nil, NewPartitionSet(TP("s", 0)))
+	if string(a) != string(b) || string(a) == string(c) {
+		t.Errorf("encodings: %x %x %x", a, b, c)
+	}
+	if string(AppendStrings(nil, []string{"ab", "c"})) == string(AppendStrings(nil, []string{"a", "bc"})) {
+		t.Error("AppendStrings does not separate its strings")
+	}
+}

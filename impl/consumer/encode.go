@@ -15,14 +15,14 @@ func (c Consumer) AppendEncoding(buf []byte) []byte {
 	buf = binary.AppendVarint(buf, int64(c.Config.Conn))
 	buf = append(buf, byte(c.Status), byte(c.Trigger), c.flags())
 	buf = appendGen(buf, c.Gen)
-	buf = appendSet(buf, c.OwnedPartitions)
+	buf = impl.AppendPartitionSet(buf, c.OwnedPartitions)
 	buf = binary.AppendVarint(buf, int64(c.OwnedGeneration))
-	buf = appendStrings(buf, c.Topics)
-	buf = appendStrings(buf, c.JoinedTopics)
+	buf = impl.AppendStrings(buf, c.Topics)
+	buf = impl.AppendStrings(buf, c.JoinedTopics)
 	buf = appendCluster(buf, c.Metadata)
-	buf = appendStrings(buf, c.GroupTopics)
+	buf = impl.AppendStrings(buf, c.GroupTopics)
 	buf = appendCluster(buf, c.AssignmentSnapshot)
-	buf = appendSet(buf, c.UserData.Previous)
+	buf = impl.AppendPartitionSet(buf, c.UserData.Previous)
 	buf = binary.AppendVarint(buf, int64(c.UserData.Generation))
 	for _, p := range c.Requests {
 		if !p.Active {
@@ -31,7 +31,7 @@ func (c Consumer) AppendEncoding(buf []byte) []byte {
 		}
 		buf = append(buf, 1)
 		buf = appendGen(buf, p.Sent)
-		buf = appendSet(buf, p.Partitions)
+		buf = impl.AppendPartitionSet(buf, p.Partitions)
 	}
 	return binary.AppendVarint(buf, int64(c.FatalError))
 }
@@ -46,38 +46,16 @@ func (c Consumer) flags() byte {
 	return f
 }
 
-func appendString(buf []byte, s string) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
-}
-
-func appendStrings(buf []byte, ss []string) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(ss)))
-	for _, s := range ss {
-		buf = appendString(buf, s)
-	}
-	return buf
-}
-
 func appendGen(buf []byte, g GroupGeneration) []byte {
 	buf = binary.AppendVarint(buf, int64(g.ID))
-	buf = appendString(buf, string(g.MemberID))
-	return appendString(buf, g.ProtocolName)
-}
-
-func appendSet(buf []byte, s impl.PartitionSet) []byte {
-	buf = binary.AppendUvarint(buf, uint64(s.Len()))
-	for _, tp := range s.Slice() {
-		buf = appendString(buf, tp.Topic)
-		buf = binary.AppendVarint(buf, int64(tp.Partition))
-	}
-	return buf
+	buf = impl.AppendString(buf, string(g.MemberID))
+	return impl.AppendString(buf, g.ProtocolName)
 }
 
 func appendCluster(buf []byte, cl impl.Cluster) []byte {
 	buf = binary.AppendUvarint(buf, uint64(len(cl.Topics)))
 	for _, t := range cl.Topics {
-		buf = appendString(buf, t.Name)
+		buf = impl.AppendString(buf, t.Name)
 		buf = binary.AppendVarint(buf, int64(t.Partitions))
 	}
 	return buf

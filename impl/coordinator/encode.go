@@ -13,11 +13,11 @@ import (
 func (g Group) AppendEncoding(buf []byte) []byte {
 	buf = append(buf, byte(g.state), boolByte(g.initialJoin))
 	buf = binary.AppendVarint(buf, int64(g.generation))
-	buf = appendString(buf, g.protocol)
-	buf = appendString(buf, string(g.leader))
+	buf = impl.AppendString(buf, g.protocol)
+	buf = impl.AppendString(buf, string(g.leader))
 	buf = binary.AppendUvarint(buf, uint64(len(g.pending)))
 	for _, id := range g.pending {
-		buf = appendString(buf, string(id))
+		buf = impl.AppendString(buf, string(id))
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
 	for _, m := range g.members {
@@ -27,11 +27,11 @@ func (g Group) AppendEncoding(buf []byte) []byte {
 }
 
 func (m Member) appendEncoding(buf []byte) []byte {
-	buf = appendString(buf, string(m.ID))
-	buf = appendString(buf, string(m.InstanceID))
+	buf = impl.AppendString(buf, string(m.ID))
+	buf = impl.AppendString(buf, string(m.InstanceID))
 	buf = binary.AppendUvarint(buf, uint64(len(m.Protocols)))
 	for _, p := range m.Protocols {
-		buf = appendString(buf, p.Name)
+		buf = impl.AppendString(buf, p.Name)
 		buf = appendSubscription(buf, p.Metadata)
 	}
 	buf = append(buf, boolByte(m.Join.Parked), byte(m.Join.Reason), boolByte(m.Sync.Parked),
@@ -39,7 +39,7 @@ func (m Member) appendEncoding(buf []byte) []byte {
 	buf = binary.AppendVarint(buf, int64(m.Join.Conn))
 	buf = binary.AppendVarint(buf, int64(m.Join.Version))
 	buf = binary.AppendVarint(buf, int64(m.Sync.Conn))
-	buf = appendPartitions(buf, m.Assignment.Partitions)
+	buf = impl.AppendPartitionSet(buf, m.Assignment.Partitions)
 	return binary.AppendVarint(buf, int64(m.Assignment.Error))
 }
 
@@ -47,26 +47,12 @@ func appendSubscription(buf []byte, s impl.Subscription) []byte {
 	buf = append(buf, byte(s.Version))
 	buf = binary.AppendUvarint(buf, uint64(len(s.Topics)))
 	for _, t := range s.Topics {
-		buf = appendString(buf, t)
+		buf = impl.AppendString(buf, t)
 	}
-	buf = appendPartitions(buf, s.OwnedPartitions)
+	buf = impl.AppendPartitionSet(buf, s.OwnedPartitions)
 	buf = binary.AppendVarint(buf, int64(s.Generation))
-	buf = appendPartitions(buf, s.UserData.Previous)
+	buf = impl.AppendPartitionSet(buf, s.UserData.Previous)
 	return binary.AppendVarint(buf, int64(s.UserData.Generation))
-}
-
-func appendPartitions(buf []byte, ps impl.PartitionSet) []byte {
-	buf = binary.AppendUvarint(buf, uint64(ps.Len()))
-	for _, tp := range ps.Slice() {
-		buf = appendString(buf, tp.Topic)
-		buf = binary.AppendVarint(buf, int64(tp.Partition))
-	}
-	return buf
-}
-
-func appendString(buf []byte, s string) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
 }
 
 func boolByte(b bool) byte {
@@ -155,16 +141,16 @@ func (g Group) AppendCanonical(buf []byte, gen func([]byte, impl.Generation) []b
 	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
 	buf = binary.AppendVarint(buf, int64(g.state))
 	buf = gen(buf, g.generation)
-	buf = appendString(buf, g.protocol)
-	buf = appendString(buf, string(g.leader))
+	buf = impl.AppendString(buf, g.protocol)
+	buf = impl.AppendString(buf, string(g.leader))
 	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
 	for i := range g.members {
 		m := &g.members[i]
-		buf = appendString(buf, string(m.ID))
-		buf = appendString(buf, string(m.InstanceID))
+		buf = impl.AppendString(buf, string(m.ID))
+		buf = impl.AppendString(buf, string(m.InstanceID))
 		buf = binary.AppendUvarint(buf, uint64(len(m.Protocols)))
 		for _, p := range m.Protocols {
-			buf = appendString(buf, p.Name)
+			buf = impl.AppendString(buf, p.Name)
 			buf = appendCanonicalSubscription(buf, p.Metadata, gen)
 		}
 		buf = append(buf, boolByte(m.Join.Parked))
@@ -174,13 +160,13 @@ func (g Group) AppendCanonical(buf []byte, gen func([]byte, impl.Generation) []b
 		buf = append(buf, boolByte(m.Sync.Parked))
 		buf = binary.AppendVarint(buf, int64(m.Sync.Conn))
 		buf = append(buf, boolByte(m.PendingSync))
-		buf = appendPartitions(buf, m.Assignment.Partitions)
+		buf = impl.AppendPartitionSet(buf, m.Assignment.Partitions)
 		buf = binary.AppendVarint(buf, int64(m.Assignment.Error))
 		buf = append(buf, boolByte(m.IsNew))
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.pending)))
 	for _, id := range g.pending {
-		buf = appendString(buf, string(id))
+		buf = impl.AppendString(buf, string(id))
 	}
 	return append(buf, boolByte(g.initialJoin))
 }
@@ -191,10 +177,10 @@ func appendCanonicalSubscription(buf []byte, s impl.Subscription, gen func([]byt
 	buf = binary.AppendVarint(buf, int64(s.Version))
 	buf = binary.AppendUvarint(buf, uint64(len(s.Topics)))
 	for _, t := range s.Topics {
-		buf = appendString(buf, t)
+		buf = impl.AppendString(buf, t)
 	}
-	buf = appendPartitions(buf, s.OwnedPartitions)
+	buf = impl.AppendPartitionSet(buf, s.OwnedPartitions)
 	buf = gen(buf, s.Generation)
-	buf = appendPartitions(buf, s.UserData.Previous)
+	buf = impl.AppendPartitionSet(buf, s.UserData.Previous)
 	return gen(buf, s.UserData.Generation)
 }

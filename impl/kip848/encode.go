@@ -15,8 +15,8 @@ func (g Group) AppendEncoding(buf []byte) []byte {
 	buf = binary.AppendVarint(buf, int64(g.assignmentEpoch))
 	buf = binary.AppendUvarint(buf, uint64(len(g.target)))
 	for _, e := range g.target {
-		buf = appendString(buf, string(e.ID))
-		buf = appendPartitions(buf, e.Partitions)
+		buf = impl.AppendString(buf, string(e.ID))
+		buf = impl.AppendPartitionSet(buf, e.Partitions)
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
 	for _, m := range g.members {
@@ -24,7 +24,7 @@ func (g Group) AppendEncoding(buf []byte) []byte {
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))
 	for _, t := range g.cluster.Topics {
-		buf = appendString(buf, t.Name)
+		buf = impl.AppendString(buf, t.Name)
 		buf = binary.AppendVarint(buf, int64(t.Partitions))
 	}
 	return buf
@@ -32,34 +32,20 @@ func (g Group) AppendEncoding(buf []byte) []byte {
 
 // AppendEncoding appends the member's canonical encoding to buf.
 func (m Member) AppendEncoding(buf []byte) []byte {
-	buf = appendString(buf, string(m.ID))
-	buf = appendString(buf, string(m.InstanceID))
+	buf = impl.AppendString(buf, string(m.ID))
+	buf = impl.AppendString(buf, string(m.InstanceID))
 	buf = binary.AppendVarint(buf, int64(m.MemberEpoch))
 	buf = binary.AppendVarint(buf, int64(m.PreviousMemberEpoch))
 	buf = append(buf, byte(m.State), boolByte(m.RebalanceTimer.Armed))
 	buf = binary.AppendVarint(buf, int64(m.RebalanceTimer.Epoch))
 	buf = binary.AppendVarint(buf, int64(m.RevocationTargetEpoch))
-	buf = appendPartitions(buf, m.AssignedPartitions)
-	buf = appendPartitions(buf, m.PartitionsPendingRevocation)
+	buf = impl.AppendPartitionSet(buf, m.AssignedPartitions)
+	buf = impl.AppendPartitionSet(buf, m.PartitionsPendingRevocation)
 	buf = binary.AppendUvarint(buf, uint64(len(m.SubscribedTopics)))
 	for _, t := range m.SubscribedTopics {
-		buf = appendString(buf, t)
+		buf = impl.AppendString(buf, t)
 	}
 	return buf
-}
-
-func appendPartitions(buf []byte, ps impl.PartitionSet) []byte {
-	buf = binary.AppendUvarint(buf, uint64(ps.Len()))
-	for _, tp := range ps.Slice() {
-		buf = appendString(buf, tp.Topic)
-		buf = binary.AppendVarint(buf, int64(tp.Partition))
-	}
-	return buf
-}
-
-func appendString(buf []byte, s string) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
 }
 
 func boolByte(b bool) byte {
@@ -124,29 +110,29 @@ func itoa(e impl.Epoch) string { return strconv.Itoa(int(e)) }
 // the group epoch). The layout follows the field order of Group and Member.
 func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte) []byte {
 	buf = binary.AppendVarint(buf, int64(g.cfg.Variant))
-	buf = appendString(buf, g.cfg.Assignor)
+	buf = impl.AppendString(buf, g.cfg.Assignor)
 	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
 	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
 	buf = epoch(buf, g.groupEpoch)
 	buf = epoch(buf, g.assignmentEpoch)
 	buf = binary.AppendUvarint(buf, uint64(len(g.target)))
 	for _, e := range g.target {
-		buf = appendString(buf, string(e.ID))
-		buf = appendPartitions(buf, e.Partitions)
+		buf = impl.AppendString(buf, string(e.ID))
+		buf = impl.AppendPartitionSet(buf, e.Partitions)
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.members)))
 	for i := range g.members {
 		m := &g.members[i]
-		buf = appendString(buf, string(m.ID))
-		buf = appendString(buf, string(m.InstanceID))
+		buf = impl.AppendString(buf, string(m.ID))
+		buf = impl.AppendString(buf, string(m.InstanceID))
 		buf = epoch(buf, m.MemberEpoch)
 		buf = epoch(buf, m.PreviousMemberEpoch)
 		buf = binary.AppendVarint(buf, int64(m.State))
-		buf = appendPartitions(buf, m.AssignedPartitions)
-		buf = appendPartitions(buf, m.PartitionsPendingRevocation)
+		buf = impl.AppendPartitionSet(buf, m.AssignedPartitions)
+		buf = impl.AppendPartitionSet(buf, m.PartitionsPendingRevocation)
 		buf = binary.AppendUvarint(buf, uint64(len(m.SubscribedTopics)))
 		for _, t := range m.SubscribedTopics {
-			buf = appendString(buf, t)
+			buf = impl.AppendString(buf, t)
 		}
 		buf = append(buf, boolByte(m.RebalanceTimer.Armed))
 		buf = epoch(buf, m.RebalanceTimer.Epoch)
@@ -154,7 +140,7 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))
 	for _, t := range g.cluster.Topics {
-		buf = appendString(buf, t.Name)
+		buf = impl.AppendString(buf, t.Name)
 		buf = binary.AppendVarint(buf, int64(t.Partitions))
 	}
 	return buf

@@ -14,17 +14,17 @@ import (
 func (m Member) AppendEncoding(buf []byte) []byte {
 	buf = binary.AppendVarint(buf, int64(m.Config.Conn))
 	buf = append(buf, byte(m.Status), m.flags())
-	buf = appendString(buf, string(m.ID))
+	buf = impl.AppendString(buf, string(m.ID))
 	buf = binary.AppendVarint(buf, int64(m.MemberEpoch))
-	buf = appendStrings(buf, m.Topics)
-	buf = appendSet(buf, m.OwnedPartitions)
-	buf = appendSet(buf, m.Target)
-	buf = appendSet(buf, m.Rec.Target)
-	buf = appendStrings(buf, m.Sent.Topics)
-	buf = appendSet(buf, m.Sent.Owned)
+	buf = impl.AppendStrings(buf, m.Topics)
+	buf = impl.AppendPartitionSet(buf, m.OwnedPartitions)
+	buf = impl.AppendPartitionSet(buf, m.Target)
+	buf = impl.AppendPartitionSet(buf, m.Rec.Target)
+	buf = impl.AppendStrings(buf, m.Sent.Topics)
+	buf = impl.AppendPartitionSet(buf, m.Sent.Owned)
 	buf = binary.AppendVarint(buf, int64(m.Heartbeat.Epoch))
 	buf = binary.AppendVarint(buf, int64(m.Commit.Epoch))
-	buf = appendSet(buf, m.Commit.Partitions)
+	buf = impl.AppendPartitionSet(buf, m.Commit.Partitions)
 	return binary.AppendVarint(buf, int64(m.FatalError))
 }
 
@@ -39,28 +39,6 @@ func (m Member) flags() byte {
 		}
 	}
 	return f
-}
-
-func appendString(buf []byte, s string) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(s)))
-	return append(buf, s...)
-}
-
-func appendStrings(buf []byte, ss []string) []byte {
-	buf = binary.AppendUvarint(buf, uint64(len(ss)))
-	for _, s := range ss {
-		buf = appendString(buf, s)
-	}
-	return buf
-}
-
-func appendSet(buf []byte, s impl.PartitionSet) []byte {
-	buf = binary.AppendUvarint(buf, uint64(s.Len()))
-	for _, tp := range s.Slice() {
-		buf = appendString(buf, tp.Topic)
-		buf = binary.AppendVarint(buf, int64(tp.Partition))
-	}
-	return buf
 }
 
 // String renders the state on one line, fields in a fixed order, defaults omitted.
