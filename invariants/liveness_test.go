@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
@@ -40,5 +41,31 @@ func TestLivenessHoldsOnSmallWorldsAndBounds(t *testing.T) {
 	}
 	if r := Liveness(c, 100); r.Status != explorer.Unknown {
 		t.Errorf("bounded at 100 worlds: %s, want unknown", r.Status)
+	}
+}
+
+// TestStaticRestartBetweenCooperativeRounds pins a finding: under the shipped protocol a
+// static member that restarts after its gen's assignment withheld a partition from another
+// member, and before it revoked and rejoined, is replaced in Stable without a rebalance; no
+// member ever rejoins, so the withheld partition stays unowned (converges fails, ending in a
+// dead end). Under the seed's design the leader's NEEDS_REJOIN makes every member rejoin at
+// once, and the same world converges.
+func TestStaticRestartBetweenCooperativeRounds(t *testing.T) {
+	world := `protocol cooperative
+consumer %s
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t static
+member b topics=t static
+budget restarts=1
+`
+	shipped := Liveness(config(t, fmt.Sprintf(world, "kafka")), 100000)
+	if shipped.Status != explorer.Violated || shipped.Distinct != 20099 || shipped.Stuck != 48 {
+		t.Errorf("shipped: %s, %d worlds, %d stuck; want violated, 20099, 48", shipped.Status, shipped.Distinct, shipped.Stuck)
+	}
+	seed := Liveness(config(t, fmt.Sprintf(world, "kip")), 100000)
+	if seed.Status != explorer.Holds {
+		t.Errorf("seed: %s (%d stuck), want holds", seed.Status, seed.Stuck)
 	}
 }
