@@ -15,17 +15,19 @@ import (
 func TestPinnedCounts(t *testing.T) {
 	for _, tc := range []struct {
 		name                string
-		extra               string
+		world               string
 		distinct, generated int64
 		depth               int
 	}{
-		{"two members", "", 476, 819, 43},
-		{"two members, a crash", "budget crashes=1\n", 5977, 10776, 55},
-		{"two members, a lost response", "budget lost-responses=1\n", 5101, 10121, 56},
-		{"two members, a graceful leave", "budget leaves=1\n", 9747, 20141, 55},
+		{"two members", twoMembers, 476, 819, 43},
+		{"two members, a crash", twoMembers + "budget crashes=1\n", 5977, 10776, 55},
+		{"two members, a lost response", twoMembers + "budget lost-responses=1\n", 5101, 10121, 56},
+		{"two members, a graceful leave", twoMembers + "budget leaves=1\n", 9747, 20141, 55},
+		{"KIP-848, two members", twoKIP848, 117, 193, 14},
+		{"KIP-848, two members, a crash, commits", twoKIP848 + "budget crashes=1\ncommits on\n", 3745, 8655, 25},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := config(t, twoMembers+tc.extra)
+			c := config(t, tc.world)
 			one, two := check(t, c, 1), check(t, c, 2)
 			if !one.Exhaustive {
 				t.Fatalf("not exhaustive: stopped by %s", one.StoppedBy)

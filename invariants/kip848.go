@@ -91,26 +91,6 @@ func currentKIP848(w spec.World, i int) bool {
 	return ok && c.MemberID() != impl.NoMemberID && c.Epoch() == m.MemberEpoch
 }
 
-// doubleOwnerKIP848 finds a partition two of the selected slots both believe they own.
-func doubleOwnerKIP848(w spec.World, include func(i int) bool) string {
-	for i := range w.Slots {
-		if !include(i) {
-			continue
-		}
-		for j := i + 1; j < len(w.Slots); j++ {
-			if !include(j) {
-				continue
-			}
-			ci, cj := w.Slots[i].Member, w.Slots[j].Member
-			if both := ci.Owned().Intersect(cj.Owned()); !both.IsEmpty() {
-				return fmt.Sprintf("%s owned by %s (%s epoch %d) and %s (%s epoch %d); the group is at epoch %d",
-					both, name(w, i), ci.MemberID(), ci.Epoch(), name(w, j), cj.MemberID(), cj.Epoch(), w.Group.GroupEpoch())
-			}
-		}
-	}
-	return ""
-}
-
 var kip848ExclusiveOwnership = Property{
 	Name:      "kip848-exclusive-ownership",
 	Kind:      explorer.Always,
@@ -118,7 +98,7 @@ var kip848ExclusiveOwnership = Property{
 	Source:    "KAFKA.md §3.4 (safety mechanism), §3.9; §6 (Vanlightly's NoDoubleClientAssignment)",
 	Applies:   kip848Protocol,
 	State: func(w spec.World) string {
-		return doubleOwnerKIP848(w, func(i int) bool { return currentKIP848(w, i) })
+		return doubleOwner(w, func(i int) bool { return currentKIP848(w, i) })
 	},
 }
 
@@ -129,7 +109,7 @@ var kip848ExclusiveOwnershipStrict = Property{
 	Source:    "KAFKA.md §6 (zombie ownership is inherent in both protocols)",
 	Applies:   kip848Protocol,
 	State: func(w spec.World) string {
-		return doubleOwnerKIP848(w, func(i int) bool { return w.Live(i) })
+		return doubleOwner(w, func(i int) bool { return w.Live(i) })
 	},
 	Expected: zombieWindow,
 }

@@ -4,44 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/spec"
 )
-
-// TestKIP848PinnedCounts explores small KIP-848 worlds exhaustively and pins their size, with
-// one and two workers agreeing. A change in a count is a change in the model.
-func TestKIP848PinnedCounts(t *testing.T) {
-	for _, tc := range []struct {
-		name                string
-		extra               string
-		distinct, generated int64
-		depth               int
-	}{
-		{"two members", "", 117, 193, 14},
-		{"two members, a crash, commits", "budget crashes=1\ncommits on\n", 3745, 8655, 25},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			c := config(t, twoKIP848+tc.extra)
-			one, two := check(t, c, 1), check(t, c, 2)
-			if !one.Exhaustive {
-				t.Fatalf("not exhaustive: stopped by %s", one.StoppedBy)
-			}
-			got := []int64{one.Distinct, one.Generated, int64(one.Depth)}
-			if want := []int64{tc.distinct, tc.generated, int64(tc.depth)}; !cmp.Equal(got, want) {
-				t.Errorf("distinct, generated, depth = %v, want %v", got, want)
-			}
-			sameReports(t, c, one, two)
-			for _, p := range one.Properties {
-				if p.Status != explorer.Holds {
-					t.Errorf("%s: %s", p.Name, p.Status)
-				}
-			}
-		})
-	}
-}
 
 // graph is the whole reachable graph of a small world: worlds by index, successors by index.
 type graph struct {

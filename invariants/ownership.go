@@ -19,7 +19,8 @@ func current(w spec.World, i int) bool {
 	return ok && c.Generation() == w.Coord.Generation()
 }
 
-// doubleOwner finds a partition two of the selected slots both believe they own.
+// doubleOwner finds a partition two of the selected slots both believe they own, whichever the
+// protocol, naming each owner's member id and generation (classic) or epoch (KIP-848).
 func doubleOwner(w spec.World, include func(i int) bool) string {
 	for i := range w.Slots {
 		if !include(i) {
@@ -29,15 +30,25 @@ func doubleOwner(w spec.World, include func(i int) bool) string {
 			if !include(j) {
 				continue
 			}
-			both := w.Slots[i].Client.Owned().Intersect(w.Slots[j].Client.Owned())
-			if !both.IsEmpty() {
-				ci, cj := w.Slots[i].Client, w.Slots[j].Client
-				return fmt.Sprintf("%s owned by %s (%s gen %d) and %s (%s gen %d); the group is at gen %d",
-					both, name(w, i), ci.MemberID(), ci.Generation(), name(w, j), cj.MemberID(), cj.Generation(), w.Coord.Generation())
+			if both := w.Owned(i).Intersect(w.Owned(j)); !both.IsEmpty() {
+				unit, group := "gen", int64(w.Coord.Generation())
+				if w.Config().ConsumerProtocol {
+					unit, group = "epoch", int64(w.Group.GroupEpoch())
+				}
+				return fmt.Sprintf("%s owned by %s (%s %s %d) and %s (%s %s %d); the group is at %s %d",
+					both, name(w, i), w.MemberIDOf(i), unit, counter(w, i), name(w, j), w.MemberIDOf(j), unit, counter(w, j), unit, group)
 			}
 		}
 	}
 	return ""
+}
+
+// counter is slot i's generation (classic) or member epoch (KIP-848).
+func counter(w spec.World, i int) int64 {
+	if w.Config().ConsumerProtocol {
+		return int64(w.Slots[i].Member.Epoch())
+	}
+	return int64(w.Slots[i].Client.Generation())
 }
 
 func name(w spec.World, i int) string { return w.Config().Members[i].Name }
