@@ -1,8 +1,7 @@
 package invariants
 
 import (
-	"fmt"
-	"hash/maphash"
+	"slices"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/spec"
@@ -12,15 +11,18 @@ import (
 const ConvergesName = "converges"
 
 // ConvergesStatement is its one-line statement.
-const ConvergesStatement = "from every reachable world a converged group (Stable, every subscribed partition owned by exactly one live member) is still reachable"
+const ConvergesStatement = "under weak fairness of the protocol's actions and free timers, every behaviour reaches a converged group (Stable, every subscribed partition owned by exactly one live member) once the environment stops acting"
 
-// Lasso is a liveness counterexample: a path through a world from which convergence is no
-// longer reachable (the first such world in BFS order, so the prefix up to it is shortest),
-// then a cycle the behaviour can repeat forever without converging. When Cycle is empty the
-// path ends in a dead end instead: a world where no action is enabled at all.
+// Lasso is a liveness counterexample: a shortest path to a world, then a cycle the behaviour
+// repeats forever without converging — a fair one: every action continuously enabled along
+// the cycle is taken in it. When Cycle is empty the path ends in a dead end instead: a world
+// where no fair action is enabled, so once the environment stops acting nothing happens.
 type Lasso struct {
 	Prefix explorer.Path[spec.World, spec.Action]
 	Cycle  []explorer.Step[spec.World, spec.Action]
+	// Stuck says the lasso's first world cannot reach convergence at all (no schedule
+	// converges); otherwise convergence stays reachable and only this fair cycle avoids it.
+	Stuck bool
 }
 
 // LivenessReport is the verdict on converges.
@@ -28,21 +30,36 @@ type LivenessReport struct {
 	Status     explorer.Status // Holds, Violated, or Unknown when MaxStates stopped the search
 	Distinct   int
 	Edges      int
-	Stuck      int // worlds from which no converged world is reachable
+	Stuck      int // worlds from which no converged world is reachable (AG EF fails)
+	FairCycles int // fair cycles (components) of unconverged worlds
+	DeadEnds   int // unconverged worlds where no fair action is enabled: once the environment stops, nothing happens
 	Lasso      *Lasso
+	Rounds     Rounds  // convergence after a single environment event in a converged group
 	Collisions float64 // fingerprint-collision probability estimate, Distinct²/2^65
 }
 
-// Liveness builds the whole state graph of a config (up to maxStates worlds) and checks that
-// convergence stays reachable from every world: AG EF converged. A world that fails it is a
-// definite liveness violation — from there no scheduler, fair or not, ever converges — so a
-// violation is reported as a lasso. The converse is weaker than full liveness under fairness:
-// "holds" means convergence is always still possible, not that every fair behaviour reaches
-// it (a livelock that fairness cannot break while a lucky schedule could would pass). Budgets
-// make the graph finite; once they are spent, only protocol actions remain.
+// Liveness builds the whole state graph of a config (up to maxStates worlds) and checks
+// converges: every fair behaviour reaches a converged world.
 //
-// The graph keeps 64-bit fingerprints, parent links and successor lists in memory; it is
-// meant for the worlds the presets use (up to a few million states).
+// Weak fairness applies to the protocol's own actions — deliveries, each member's poll,
+// assign, heartbeat, commit and metadata refresh — and to timers that cost no budget (their
+// member's process is gone, so they are bound to fire). Budgeted environment events are never
+// forced: the environment may stop acting at any time, and each budgeted event is taken
+// finitely often, so every cycle of the graph lies in the world after the environment's last
+// move. A behaviour that never converges therefore ends in a dead end or runs forever in one
+// strongly connected component of unconverged worlds. Such a component C admits a fair run
+// exactly when every action that is enabled in every world of C is also taken by some edge
+// inside C (a run through all of C's edges then takes it infinitely often; conversely an
+// action enabled throughout C and never taken inside it is continuously enabled and never
+// taken by any run confined to C). The check is therefore exact for the explored graph.
+//
+// It is stronger than "convergence stays reachable" (AG EF), which it implies — a component
+// no edge leaves takes every action it enables — and it catches the livelocks a lucky
+// schedule could escape but a fair one need not. Stuck still counts the worlds that cannot
+// reach convergence at all.
+//
+// The graph keeps 64-bit fingerprints, parent links and labelled edges in memory; it is meant
+// for the worlds the presets use (up to a few million states).
 func Liveness(c spec.Config, maxStates int) LivenessReport {
 	g := newLiveGraph(c, maxStates)
 	n := float64(len(g.parent))
@@ -51,21 +68,38 @@ func Liveness(c spec.Config, maxStates int) LivenessReport {
 		rep.Status = explorer.Unknown
 		return rep
 	}
-	can := g.canReach(goalFor(c))
-	first := -1
-	for i, ok := range can {
+	can := g.canReach()
+	for _, ok := range can {
 		if !ok {
 			rep.Stuck++
-			if first < 0 {
-				first = i
-			}
+		}
+	}
+	comp, fair := g.fairComponents()
+	first := -1
+	for i := range g.out {
+		bad := false
+		if !g.goal[i] && !g.anyFair(i) {
+			rep.DeadEnds++
+			bad = true
+		} else if comp[i] >= 0 && fair[comp[i]] {
+			bad = true
+		}
+		if bad && first < 0 {
+			first = i
+		}
+	}
+	for _, ok := range fair {
+		if ok {
+			rep.FairCycles++
 		}
 	}
 	rep.Status = explorer.Holds
 	if first >= 0 {
 		rep.Status = explorer.Violated
-		rep.Lasso = g.lasso(c, first)
+		rep.Lasso = g.lasso(first, comp)
+		rep.Lasso.Stuck = !can[first]
 	}
+	rep.Rounds = g.rounds()
 	return rep
 }
 
@@ -91,72 +125,15 @@ func noLiveMember(w spec.World) bool {
 	return true
 }
 
-// liveGraph is the explored graph: per world (in BFS order) its parent, the index of the
-// action that reached it, its successors, and whether it is converged.
-type liveGraph struct {
-	parent  []int32
-	action  []int16
-	next    [][]int32
-	goal    []bool
-	init    spec.World
-	edges   int
-	bounded bool
-
-	lastAction spec.Action // set by stepTo, read right after
-}
-
-func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
-	g := &liveGraph{init: spec.Init(c)}
-	seed := maphash.MakeSeed()
-	index := map[uint64]int32{}
-	var buf []byte
-	var queue []spec.World
-	goal := goalFor(c)
-	add := func(w spec.World, parent int32, action int16) int32 {
-		buf = w.Encode(buf[:0])
-		fp := maphash.Bytes(seed, buf)
-		if i, ok := index[fp]; ok {
-			return i
-		}
-		i := int32(len(g.parent))
-		index[fp] = i
-		g.parent = append(g.parent, parent)
-		g.action = append(g.action, action)
-		g.next = append(g.next, nil)
-		g.goal = append(g.goal, goal(w))
-		queue = append(queue, w)
-		return i
-	}
-	add(g.init, -1, -1)
-	var acts []spec.Action
-	for i := 0; i < len(queue); i++ {
-		if len(g.parent) > maxStates {
-			g.bounded = true
-			return g
-		}
-		w := queue[i]
-		queue[i] = spec.World{} // processed: let the collector have it
-		acts = spec.Actions(w, acts[:0])
-		for k, a := range acts {
-			if n, ok := spec.Next(w, a); ok {
-				j := add(n, int32(i), int16(k)) // may grow g.next: index it after
-				g.next[i] = append(g.next[i], j)
-				g.edges++
-			}
-		}
-	}
-	return g
-}
-
 // canReach marks the worlds from which a goal world is reachable (backward BFS).
-func (g *liveGraph) canReach(goal func(spec.World) bool) []bool {
-	prev := make([][]int32, len(g.next))
-	for i, ns := range g.next {
-		for _, j := range ns {
-			prev[j] = append(prev[j], int32(i))
+func (g *liveGraph) canReach() []bool {
+	prev := make([][]int32, len(g.out))
+	for i, es := range g.out {
+		for _, e := range es {
+			prev[e.to] = append(prev[e.to], int32(i))
 		}
 	}
-	can := make([]bool, len(g.next))
+	can := make([]bool, len(g.out))
 	var queue []int32
 	for i, ok := range g.goal {
 		if ok {
@@ -177,55 +154,170 @@ func (g *liveGraph) canReach(goal func(spec.World) bool) []bool {
 	return can
 }
 
-// lasso rebuilds the shortest path to stuck world s by re-execution, then walks its stuck
-// successors (first successor each time) until a world repeats (the cycle) or none is left
-// (a dead end). Every successor of a stuck world is stuck, so the walk stays in the region.
-func (g *liveGraph) lasso(c spec.Config, s int) *Lasso {
-	var chain []int
-	for i := s; i > 0; i = int(g.parent[i]) {
-		chain = append(chain, i)
+// fairComponents finds the components of unconverged worlds that admit a fair infinite run:
+// a cycle exists in them, and every fair action enabled in all of their worlds is taken by an
+// edge inside. It returns each world's component (-1 for converged worlds) and, per
+// component, whether it is such a fair cycle.
+func (g *liveGraph) fairComponents() (comp []int32, fair []bool) {
+	comp, n := g.sccs(func(i int) bool { return !g.goal[i] }, func(edge) bool { return true })
+	members := make([][]int32, n)
+	for i, c := range comp {
+		if c >= 0 {
+			members[c] = append(members[c], int32(i))
+		}
 	}
+	fair = make([]bool, n)
+	enabled := make([]int32, len(g.keys)) // worlds of the component enabling the key
+	taken := make([]bool, len(g.keys))
+	seen := make([]int32, len(g.keys)) // dedupe keys per world: the world's index + 1
+	var touched []int32
+	for c, ws := range members {
+		cyclic := len(ws) > 1
+		for _, v := range ws {
+			for _, e := range g.out[v] {
+				if comp[e.to] == int32(c) {
+					cyclic = true
+					taken[e.key] = true
+					touched = append(touched, e.key)
+				}
+				if e.fair && seen[e.key] != v+1 {
+					seen[e.key] = v + 1
+					enabled[e.key]++
+					touched = append(touched, e.key)
+				}
+			}
+		}
+		ok := cyclic
+		for _, k := range touched {
+			if enabled[k] == int32(len(ws)) && !taken[k] {
+				ok = false
+			}
+		}
+		fair[c] = ok
+		for _, k := range touched {
+			enabled[k], taken[k], seen[k] = 0, false, 0
+		}
+		touched = touched[:0]
+	}
+	return comp, fair
+}
+
+// hop is one edge of a walk through the graph.
+type hop struct {
+	from int32
+	e    edge
+}
+
+// lasso rebuilds the shortest path to world s by re-execution, then — when s lies in a fair
+// component — a fair cycle through s: starting with s alone, it repeatedly takes the
+// lowest-numbered action that is enabled in every world of the cycle so far and not yet taken
+// (walking inside the component to an edge of that action, or to a world where it is not
+// enabled: one exists, as the component is fair), then closes the cycle back to s. Adding
+// worlds and edges only shrinks the set of such actions, so the walk ends, and the closed
+// cycle is fair.
+func (g *liveGraph) lasso(s int, comp []int32) *Lasso {
 	l := &Lasso{Prefix: explorer.Path[spec.World, spec.Action]{Init: g.init}}
 	w := g.init
-	for k := len(chain) - 1; k >= 0; k-- {
-		w = g.stepTo(w, g.action[chain[k]])
+	for _, i := range g.pathTo(s) {
+		w = g.stepTo(w, g.action[i])
 		l.Prefix.Steps = append(l.Prefix.Steps, explorer.Step[spec.World, spec.Action]{Action: g.lastAction, State: w})
 	}
-	seen := map[int]int{s: 0}
-	var walk []explorer.Step[spec.World, spec.Action]
-	for cur := s; len(g.next[cur]) > 0; {
-		nxt := int(g.next[cur][0])
-		w = g.stepTo(w, g.firstEnabled(w))
-		walk = append(walk, explorer.Step[spec.World, spec.Action]{Action: g.lastAction, State: w})
-		if at, ok := seen[nxt]; ok {
-			l.Prefix.Steps = append(l.Prefix.Steps, walk[:at]...) // from s to the cycle's entry
-			l.Cycle = walk[at:]
-			return l
-		}
-		seen[nxt] = len(walk)
-		cur = nxt
+	if !g.anyFair(s) {
+		return l // a dead end
 	}
-	l.Prefix.Steps = append(l.Prefix.Steps, walk...) // a dead end: no cycle, the path ends
+	c := comp[s]
+	inC := func(v int32) bool { return comp[v] == c }
+	need := g.fairKeys(int32(s))
+	taken := map[int32]bool{}
+	var walk []hop
+	cur := int32(s)
+	for {
+		k := int32(-1)
+		for _, key := range need {
+			if !taken[key] {
+				k = key
+				break
+			}
+		}
+		if k < 0 {
+			break
+		}
+		seg := g.walkIn(cur, inC, func(h hop) bool {
+			return h.e.key == k || !slices.Contains(g.fairKeys(h.e.to), k)
+		})
+		for _, h := range seg {
+			walk = append(walk, h)
+			taken[h.e.key] = true
+			need = intersect(need, g.fairKeys(h.e.to))
+		}
+		cur = seg[len(seg)-1].e.to
+	}
+	walk = append(walk, g.walkIn(cur, inC, func(h hop) bool { return h.e.to == int32(s) })...)
+	for _, h := range walk {
+		w = g.stepTo(w, h.e.k)
+		l.Cycle = append(l.Cycle, explorer.Step[spec.World, spec.Action]{Action: g.lastAction, State: w})
+	}
 	return l
 }
 
-// stepTo takes the action with index k in Actions(w); it remembers the action taken.
-func (g *liveGraph) stepTo(w spec.World, k int16) spec.World {
-	a := spec.Actions(w, nil)[k]
-	n, ok := spec.Next(w, a)
-	if !ok {
-		panic(fmt.Sprintf("invariants: the liveness path is not re-executable at %s", a.Text(w.Config())))
-	}
-	g.lastAction = a
-	return n
-}
-
-// firstEnabled is the index of w's first enabled action (the graph's first successor).
-func (g *liveGraph) firstEnabled(w spec.World) int16 {
-	for k, a := range spec.Actions(w, nil) {
-		if _, ok := spec.Next(w, a); ok {
-			return int16(k)
+// anyFair reports whether some fair action is enabled in world v.
+func (g *liveGraph) anyFair(v int) bool {
+	for _, e := range g.out[v] {
+		if e.fair {
+			return true
 		}
 	}
-	panic("invariants: a world with successors has no enabled action")
+	return false
+}
+
+// fairKeys lists, sorted, the fair actions enabled in world v.
+func (g *liveGraph) fairKeys(v int32) []int32 {
+	var ks []int32
+	for _, e := range g.out[v] {
+		if e.fair && !slices.Contains(ks, e.key) {
+			ks = append(ks, e.key)
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func intersect(a, b []int32) []int32 {
+	var r []int32
+	for _, k := range a {
+		if slices.Contains(b, k) {
+			r = append(r, k)
+		}
+	}
+	return r
+}
+
+// walkIn is a shortest walk of at least one edge from world v, staying inside the worlds in
+// admits, whose last edge satisfies stop (breadth-first, edges in order: deterministic).
+func (g *liveGraph) walkIn(v int32, in func(int32) bool, stop func(hop) bool) []hop {
+	prev := map[int32]hop{}
+	queue := []int32{v}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, e := range g.out[u] {
+			if !in(e.to) {
+				continue
+			}
+			h := hop{from: u, e: e}
+			if stop(h) {
+				walk := []hop{h}
+				for x := u; x != v; x = prev[x].from {
+					walk = append(walk, prev[x])
+				}
+				slices.Reverse(walk)
+				return walk
+			}
+			if _, seen := prev[e.to]; !seen && e.to != v {
+				prev[e.to] = h
+				queue = append(queue, e.to)
+			}
+		}
+	}
+	panic("invariants: no walk inside a strongly connected component")
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"sort"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/invariants"
@@ -20,11 +22,17 @@ func (r *report) addLiveness(lr invariants.LivenessReport) {
 		p.Why = fmt.Sprintf("the state graph has more than the bound's %d worlds", lr.Distinct-1)
 	case explorer.Violated:
 		l := lr.Lasso
+		what := "can never converge"
+		if !l.Stuck {
+			what = "could still converge, but a fair schedule need not"
+		}
 		path = &explorer.Path[spec.World, spec.Action]{Init: l.Prefix.Init, Steps: append(append([]explorer.Step[spec.World, spec.Action]{}, l.Prefix.Steps...), l.Cycle...)}
 		if len(l.Cycle) > 0 {
-			p.Why = fmt.Sprintf("%d of %d worlds can never converge; after %d steps the last %d repeat forever", lr.Stuck, lr.Distinct, len(l.Prefix.Steps), len(l.Cycle))
+			p.Why = fmt.Sprintf("the lasso's world %s: after %d steps the last %d repeat forever, every action enabled throughout them taken (%d fair cycles, %d dead ends; %d of %d worlds can never converge)",
+				what, len(l.Prefix.Steps), len(l.Cycle), lr.FairCycles, lr.DeadEnds, lr.Stuck, lr.Distinct)
 		} else {
-			p.Why = fmt.Sprintf("%d of %d worlds can never converge; the path ends in a dead end (no action enabled)", lr.Stuck, lr.Distinct)
+			p.Why = fmt.Sprintf("the lasso's world %s: the path ends where no protocol action is enabled, so once the environment stops nothing happens (%d fair cycles, %d dead ends; %d of %d worlds can never converge)",
+				what, lr.FairCycles, lr.DeadEnds, lr.Stuck, lr.Distinct)
 		}
 		for _, s := range path.Steps {
 			p.Trace = append(p.Trace, s.Action.Text(&r.cfg))
@@ -32,4 +40,74 @@ func (r *report) addLiveness(lr invariants.LivenessReport) {
 	}
 	r.Properties = append(r.Properties, p)
 	r.paths = append(r.paths, path)
+	if lr.Status != explorer.Unknown {
+		r.Rounds = newRoundsReport(lr.Rounds)
+	}
+}
+
+// roundsReport is the JSON form of invariants.Rounds: -1 (invariants.Unbounded) where a
+// figure has no worst case.
+type roundsReport struct {
+	figuresReport
+	Witness   string                   `json:"witness,omitempty"`
+	Stops     int                      `json:"stops"`
+	ByEvent   map[string]figuresReport `json:"by_event"`
+	MaxRounds int                      `json:"max_rounds,omitempty"`
+	Exceeded  bool                     `json:"exceeded,omitempty"`
+}
+
+type figuresReport struct {
+	Changes        int `json:"changes"`
+	Rebalances     int `json:"rebalances"`
+	Steps          int `json:"steps"`
+	Unavailability int `json:"unavailability"`
+}
+
+func newRoundsReport(r invariants.Rounds) *roundsReport {
+	rep := &roundsReport{figuresReport: figuresReport(r.Figures), Witness: r.Witness, Stops: r.Stops, ByEvent: map[string]figuresReport{}}
+	for k, f := range r.ByEvent {
+		rep.ByEvent[k] = figuresReport(f)
+	}
+	return rep
+}
+
+// checkRounds applies --max-rounds: the worst case must be bounded and at most n.
+func (r *report) checkRounds(n int) {
+	if r.Rounds == nil || n <= 0 {
+		return
+	}
+	r.Rounds.MaxRounds = n
+	r.Rounds.Exceeded = r.Rounds.Rebalances == invariants.Unbounded || r.Rounds.Rebalances > n
+}
+
+func figure(n int) string {
+	if n == invariants.Unbounded {
+		return "unbounded"
+	}
+	return fmt.Sprint(n)
+}
+
+func (r *roundsReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "\nafter one environment event in a converged group (%d measured), worst case until converged again: %s rebalances (%s), %s steps, %s partition-steps without an owner",
+		r.Changes, figure(r.Rebalances), r.Witness, figure(r.Steps), figure(r.Unavailability))
+	if r.Stops > 0 {
+		fmt.Fprintf(w, "; after %d of them some behaviour stops unconverged until the environment acts again", r.Stops)
+	}
+	fmt.Fprintln(w)
+	kinds := make([]string, 0, len(r.ByEvent))
+	for k := range r.ByEvent {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		f := r.ByEvent[k]
+		fmt.Fprintf(w, "  %-18s %5d events: %s rebalances, %s steps, %s partition-steps without an owner\n", k, f.Changes, figure(f.Rebalances), figure(f.Steps), figure(f.Unavailability))
+	}
+	if r.MaxRounds > 0 {
+		verdict := "within"
+		if r.Exceeded {
+			verdict = "EXCEEDS"
+		}
+		fmt.Fprintf(w, "max-rounds %d: the worst case %s the bound\n", r.MaxRounds, verdict)
+	}
 }

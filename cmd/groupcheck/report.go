@@ -29,6 +29,7 @@ type report struct {
 	NeverTaken  []string         `json:"actions_never_enabled"`
 	Coverage    map[string]int64 `json:"coverage"`
 	ExploreNote string           `json:"note,omitempty"`
+	Rounds      *roundsReport    `json:"rounds,omitempty"`
 
 	paths []*explorer.Path[spec.World, spec.Action]
 	cfg   spec.Config
@@ -86,7 +87,7 @@ func (r *report) failed() bool {
 			return true
 		}
 	}
-	return false
+	return r.Rounds != nil && r.Rounds.Exceeded
 }
 
 func (r *report) writeText(w io.Writer) {
@@ -109,6 +110,9 @@ func (r *report) writeText(w io.Writer) {
 			fmt.Fprintf(w, "  * %s: expected in this world, does not fail the run: %s\n", p.Name, p.Expected)
 		}
 	}
+	if r.Rounds != nil {
+		r.Rounds.writeText(w)
+	}
 	if len(r.NeverTaken) > 0 {
 		fmt.Fprintf(w, "\nactions never enabled: %s\n", strings.Join(r.NeverTaken, ", "))
 	}
@@ -118,7 +122,7 @@ func (r *report) writeText(w io.Writer) {
 		}
 		kind := "shortest counterexample"
 		if p.liveness {
-			kind = "lasso (shortest prefix to a world that cannot converge)"
+			kind = "lasso (shortest prefix to a world of a fair cycle that never converges, or a dead end; the cycle's steps come last)"
 		}
 		fmt.Fprintf(w, "\n%s violated (%s): %s\n%s, %d steps:\n", p.Name, p.Source, p.Why, kind, len(p.Trace))
 		writePath(w, &r.cfg, r.paths[i])

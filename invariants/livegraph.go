@@ -1,0 +1,166 @@
+package invariants
+
+import (
+	"fmt"
+	"hash/maphash"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// edge is one transition of the live graph.
+type edge struct {
+	to   int32
+	key  int32 // the action's fairness key: which process or timer takes it (see actionKey)
+	k    int16 // the action's index in spec.Actions of the source world, to re-execute it
+	bump int8  // completed rebalances it makes: generation (classic) or group epoch (KIP-848) increments
+	fair bool  // a protocol action or a free timer: weak fairness applies to it
+}
+
+// actionKey names an action up to the choice it makes: weak fairness is about a process (a
+// member's delivery, poll, assign...) or a timer being continuously able to act, not about one
+// particular assignment an `any` leader might send.
+type actionKey struct {
+	kind   spec.Kind
+	slot   int8
+	topic  string
+	member impl.MemberID
+}
+
+// liveGraph is the explored graph: per world (in BFS order) its parent, the index of the
+// action that reached it, its out-edges, whether it is converged, and how many subscribed
+// partitions it leaves without a live owner.
+type liveGraph struct {
+	parent  []int32
+	action  []int16
+	out     [][]edge
+	goal    []bool
+	unavail []int16
+	keys    []actionKey // by key id
+	init    spec.World
+	edges   int
+	bounded bool
+
+	lastAction spec.Action // set by stepTo, read right after
+}
+
+func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
+	g := &liveGraph{init: spec.Init(c)}
+	seed := maphash.MakeSeed()
+	index := map[uint64]int32{}
+	keyID := map[actionKey]int32{}
+	var buf []byte
+	var queue []spec.World
+	goal := goalFor(c)
+	add := func(w spec.World, parent int32, action int16) int32 {
+		buf = w.Encode(buf[:0])
+		fp := maphash.Bytes(seed, buf)
+		if i, ok := index[fp]; ok {
+			return i
+		}
+		i := int32(len(g.parent))
+		index[fp] = i
+		g.parent = append(g.parent, parent)
+		g.action = append(g.action, action)
+		g.out = append(g.out, nil)
+		g.goal = append(g.goal, goal(w))
+		g.unavail = append(g.unavail, int16(unowned(w)))
+		queue = append(queue, w)
+		return i
+	}
+	key := func(a spec.Action) int32 {
+		k := actionKey{kind: a.Kind, slot: a.Slot, topic: a.Topic, member: a.Member}
+		id, ok := keyID[k]
+		if !ok {
+			id = int32(len(g.keys))
+			keyID[k] = id
+			g.keys = append(g.keys, k)
+		}
+		return id
+	}
+	add(g.init, -1, -1)
+	var acts []spec.Action
+	for i := 0; i < len(queue); i++ {
+		if len(g.parent) > maxStates {
+			g.bounded = true
+			return g
+		}
+		w := queue[i]
+		queue[i] = spec.World{} // processed: let the collector have it
+		acts = spec.Actions(w, acts[:0])
+		for k, a := range acts {
+			if n, ok := spec.Next(w, a); ok {
+				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
+				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
+					bump: int8(max(0, rebalances(n)-rebalances(w))), fair: fairStep(a, w, n)})
+				g.edges++
+			}
+		}
+	}
+	return g
+}
+
+// fairStep reports whether weak fairness applies to the step: the protocol's own actions
+// always; a timer only when it costs no budget (its member's process is gone, so it is bound
+// to fire). Budgeted environment events — crashes, joins, a live member's timeouts — are
+// choices of the environment, which may stop acting at any time.
+func fairStep(a spec.Action, w, n spec.World) bool {
+	switch a.Kind {
+	case spec.DeliverRequest, spec.DeliverResponse, spec.Assign, spec.Poll, spec.Heartbeat, spec.Commit, spec.Refresh:
+		return true
+	case spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout, spec.RebalanceTimeout:
+		return w.Left == n.Left
+	}
+	return false
+}
+
+// rebalances is the world's count of completed rebalances: the classic coordinator's
+// generation, or the KIP-848 group epoch (one per new target assignment).
+func rebalances(w spec.World) int {
+	if w.Config().ConsumerProtocol {
+		return int(w.Group.GroupEpoch())
+	}
+	return int(w.Coord.Generation())
+}
+
+// unowned counts the partitions some live member subscribes to that no live member owns: the
+// world's unavailability, summed over the steps of a behaviour.
+func unowned(w spec.World) int {
+	var subscribed, owned impl.PartitionSet
+	for i, s := range w.Slots {
+		if !w.Live(i) {
+			continue
+		}
+		if w.Config().ConsumerProtocol {
+			subscribed = subscribed.Union(w.Cluster.PartitionsOf(s.Member.Topics))
+			owned = owned.Union(s.Member.Owned())
+		} else {
+			subscribed = subscribed.Union(w.Cluster.PartitionsOf(s.Client.Topics))
+			owned = owned.Union(s.Client.Owned())
+		}
+	}
+	return subscribed.Minus(owned).Len()
+}
+
+// pathTo lists the worlds on the shortest path to world s, s last (the initial world omitted).
+func (g *liveGraph) pathTo(s int) []int {
+	var chain []int
+	for i := s; i > 0; i = int(g.parent[i]) {
+		chain = append(chain, i)
+	}
+	for l, r := 0, len(chain)-1; l < r; l, r = l+1, r-1 {
+		chain[l], chain[r] = chain[r], chain[l]
+	}
+	return chain
+}
+
+// stepTo takes the action with index k in Actions(w); it remembers the action taken.
+func (g *liveGraph) stepTo(w spec.World, k int16) spec.World {
+	a := spec.Actions(w, nil)[k]
+	n, ok := spec.Next(w, a)
+	if !ok {
+		panic(fmt.Sprintf("invariants: the liveness path is not re-executable at %s", a.Text(w.Config())))
+	}
+	g.lastAction = a
+	return n
+}

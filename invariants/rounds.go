@@ -1,0 +1,169 @@
+package invariants
+
+import "github.com/groupcheck/groupcheck/spec"
+
+// Unbounded is the value of a Rounds figure that has no worst case: some behaviour repeats a
+// cycle that adds to it, or stops without converging.
+const Unbounded = -1
+
+// Rounds measures convergence after a single environment event in a converged group, worst
+// case over every interleaving of the protocol's actions (and free timers) that follows, with
+// the environment acting no more. Each figure is Unbounded when a cycle of protocol actions
+// reachable after the event adds to it (the cycle can be repeated any finite number of times
+// before the behaviour converges), or when some behaviour reaches a world where nothing but
+// another environment event could make progress.
+type Rounds struct {
+	Figures        // over every environment event
+	Witness string // the event (action text) whose worst case is Rebalances
+	// Stops counts the events after which some behaviour reaches a world with no protocol
+	// action left and no convergence: another environment event is needed.
+	Stops int
+	// ByEvent holds the figures per kind of environment event (start, leave, crash...).
+	ByEvent map[string]Figures
+}
+
+// Figures are the worst cases over a set of environment events.
+type Figures struct {
+	Changes int // environment events taken from a converged world: the starting points measured
+	// Rebalances is the worst-case number of completed rebalances until the group converges
+	// again: generations (classic) or group epochs (KIP-848) passed, the event's own included.
+	Rebalances int
+	// Steps is the worst-case number of steps until converged, the event's own included, with
+	// every cycle of retries (a heartbeat answered REBALANCE_IN_PROGRESS while a join is
+	// parked, a repeated commit) counted as one phase: literally such cycles make the count
+	// unbounded, as a retry can repeat any number of times before the schedule moves on.
+	// It is the longest path through the graph's strongly connected components, each of
+	// which adds nothing inside and one step per edge between.
+	Steps int
+	// Unavailability is the worst-case sum, over the worlds passed before converging, of the
+	// subscribed partitions no live member owns (partition-steps without an owner), with a
+	// cycle of retries again counted once: at its largest world's figure.
+	Unavailability int
+}
+
+// merge widens f by one event's figures.
+func (f Figures) merge(rb, st, un int) Figures {
+	return Figures{Changes: f.Changes + 1, Rebalances: worst(f.Rebalances, rb), Steps: worst(f.Steps, st), Unavailability: worst(f.Unavailability, un)}
+}
+
+func worst(cur, v int) int {
+	if cur == Unbounded || v == Unbounded {
+		return Unbounded
+	}
+	return max(cur, v)
+}
+
+// weight is one figure's contribution of a world and of an edge. A condensed figure counts a
+// cycle of protocol actions once instead of making the figure unbounded: a component of the
+// graph adds its largest world weight, and its internal edges add nothing.
+type weight struct {
+	state    func(v int32) int
+	edge     func(e edge) int
+	condense bool
+}
+
+// rounds computes the Rounds figures on the explored graph.
+func (g *liveGraph) rounds() Rounds {
+	r := Rounds{ByEvent: map[string]Figures{}}
+	in := func(i int) bool { return !g.goal[i] }
+	comp, n := g.sccs(in, func(e edge) bool { return e.fair })
+	none := func(int32) int { return 0 }
+	rebalances := g.longest(comp, n, weight{state: none, edge: func(e edge) int { return int(e.bump) }})
+	steps := g.longest(comp, n, weight{state: none, edge: func(edge) int { return 1 }, condense: true})
+	unavail := g.longest(comp, n, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(edge) int { return 0 }, condense: true})
+	stops := g.longest(comp, n, weight{state: none, edge: func(edge) int { return 0 }, condense: true})
+	for i, es := range g.out {
+		if !g.goal[i] {
+			continue
+		}
+		for _, e := range es {
+			if e.fair {
+				continue // not an environment event
+			}
+			rb, st, un := int(e.bump), 1, 0
+			if !g.goal[e.to] {
+				rb, st, un = add(rb, rebalances[e.to]), add(st, steps[e.to]), unavail[e.to]
+				if stops[e.to] == Unbounded {
+					r.Stops++
+				}
+			}
+			old := r.Figures
+			r.Figures = r.merge(rb, st, un)
+			if r.Witness == "" || r.Rebalances != old.Rebalances {
+				r.Witness = g.keys[e.key].text(g.init.Config())
+			}
+			kind := g.keys[e.key].kind.String()
+			r.ByEvent[kind] = r.ByEvent[kind].merge(rb, st, un)
+		}
+	}
+	return r
+}
+
+func add(a, b int) int {
+	if a == Unbounded || b == Unbounded {
+		return Unbounded
+	}
+	return a + b
+}
+
+// longest is, per unconverged world, the largest total weight of a path of fair edges from it
+// to a converged world — Unbounded when a cycle of positive weight is reachable or a path ends
+// where no fair edge leads on. Components come in reverse topological order (sccs), so every
+// exit's value is known when a component is summed. Inside a component of zero internal
+// weight every world has the same value, the best exit; a condensed weight treats every
+// component so, adding its largest world weight once.
+func (g *liveGraph) longest(comp []int32, n int, w weight) []int {
+	val := make([]int, len(g.out))
+	members := make([][]int32, n)
+	for i, c := range comp {
+		if c >= 0 {
+			members[c] = append(members[c], int32(i))
+		}
+	}
+	for c, ws := range members {
+		cyclic, positive, exits := len(ws) > 1, false, false
+		best, own := 0, 0
+		for _, v := range ws {
+			if x := w.state(v); x > 0 {
+				positive = true
+				own = max(own, x)
+			}
+			for _, e := range g.out[v] {
+				if !e.fair {
+					continue
+				}
+				if comp[e.to] == int32(c) {
+					cyclic = true
+					positive = positive || w.edge(e) > 0
+					continue
+				}
+				exits = true
+				x := w.edge(e)
+				if !g.goal[e.to] {
+					x = add(x, val[e.to])
+				}
+				if best != Unbounded && (x == Unbounded || x > best) {
+					best = x
+				}
+			}
+		}
+		v := add(best, own)
+		switch {
+		case !exits:
+			v = Unbounded // a dead end, or a closed cycle that never converges
+		case cyclic && positive && !w.condense:
+			v = Unbounded
+		case cyclic && !w.condense:
+			v = best
+		}
+		for _, x := range ws {
+			val[x] = v
+		}
+	}
+	return val
+}
+
+// text renders the key of an action as its text form (an `any` choice left out).
+func (k actionKey) text(c *spec.Config) string {
+	return spec.Action{Kind: k.kind, Slot: k.slot, Topic: k.topic, Member: k.member}.Text(c)
+}
