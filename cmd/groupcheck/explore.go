@@ -74,12 +74,17 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "a world in the config-file format")
 	out := fs.String("out", "", "directory to write counterexamples to")
 	mutant := fs.String("mutant", "", "switch on a named fault (groupcheck mutants); alone, explore its world")
-	liveness := fs.Bool("liveness", false, "also check that convergence stays reachable from every world (builds the state graph in memory)")
+	liveness := fs.Bool("liveness", false, "also check convergence under weak fairness and measure rebalance rounds (builds the state graph in memory)")
+	maxRounds := fs.Int("max-rounds", 0, "fail when the worst-case rebalances after one environment event exceed N (implies --liveness)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "groupcheck explore: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *maxRounds < 0 {
+		fmt.Fprintf(stderr, "groupcheck explore: --max-rounds %d: want a positive bound\n", *maxRounds)
 		return 2
 	}
 	cfg, err := loadWorld(*preset, *config, *mutant)
@@ -96,12 +101,13 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), b.options(stderr))
 	stop()
 	rep := newReport(m, r)
-	if *liveness {
+	if *liveness || *maxRounds > 0 {
 		bound := int(b.maxStates)
 		if bound <= 0 {
 			bound = 5_000_000
 		}
 		rep.addLiveness(invariants.Liveness(cfg, bound))
+		rep.checkRounds(*maxRounds)
 	}
 	if *out != "" {
 		if err := rep.writeTraces(*out); err != nil {

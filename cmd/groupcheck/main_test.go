@@ -139,3 +139,33 @@ func TestPresetsAndBench(t *testing.T) {
 		t.Errorf("bench --symmetry: exit %d\n%s", code, out)
 	}
 }
+
+// TestMaxRounds: --max-rounds fails the run when the worst case after one event exceeds the
+// bound, and passes at the measured worst case (cooperative-join: one rebalance after a join).
+func TestMaxRounds(t *testing.T) {
+	var out, errb strings.Builder
+	if code := run([]string{"explore", "--preset", "cooperative-join", "--max-rounds", "1", "--json"}, &out, &errb); code != 0 {
+		t.Fatalf("max-rounds 1: exit %d, want 0\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), `"rebalances": 1`) {
+		t.Errorf("the JSON report lacks the rounds figures:\n%s", out.String())
+	}
+	// A live member's session expires (a zombie): it is removed (one rebalance), then learns
+	// it and rejoins (a second one).
+	file := filepath.Join(t.TempDir(), "expiry.conf")
+	world := "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\nmember a topics=t\nmember b topics=t\nbudget session-timeouts=1\n"
+	if err := os.WriteFile(file, []byte(world), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := run([]string{"explore", "--config", file, "--max-rounds", "1"}, &out, &errb); code != 1 || !strings.Contains(out.String(), "EXCEEDS") {
+		t.Errorf("session expiry under --max-rounds 1: exit %d, want 1 and EXCEEDS\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"explore", "--config", file, "--max-rounds", "2"}, &out, &errb); code != 0 {
+		t.Errorf("session expiry under --max-rounds 2: exit %d, want 0\n%s", code, out.String())
+	}
+	if code := run([]string{"explore", "--max-rounds", "-1"}, &out, &errb); code != 2 {
+		t.Errorf("a negative bound: exit %d, want 2", code)
+	}
+}
