@@ -10,10 +10,12 @@
 //	groupcheck mutants
 //	groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--json] [--out DIR]
 //	groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
+//	groupcheck check-history FILE [--json]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
 // unreached, 2 for bad usage or a bad config. replay exits 0 when the trace replays, 1 on a
-// divergence, 2 on a malformed trace.
+// divergence, 2 on a malformed trace. check-history exits 0 when the history holds, 1 on a
+// violation, 2 on a malformed history (the line is named).
 package main
 
 import (
@@ -44,6 +46,7 @@ const usage = `usage:
                                                                random walks (swarm) for worlds too large to exhaust
   groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
                                                                the TwoPhase commit benchmark
+  groupcheck check-history FILE [--json]                       check another implementation's JSON-lines history (- is stdin)
 Run "groupcheck explore --help" for the explore flags.`
 
 // run is main without the process: arguments in, exit status out.
@@ -68,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return show(args[1:], stdout, stderr)
 	case "shrink":
 		return shrink(args[1:], stdout, stderr)
+	case "check-history":
+		return checkHistory(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return 0

@@ -82,6 +82,11 @@ type Event struct {
 	Note string `json:"note,omitempty"` // Mark, or a free-form detail on any event
 }
 
+// Unfinished is the Note of an end that Recorder.History made up for an interval that never
+// ended (a callback cut short by a crash, a request whose connection died): it carries no
+// outcome, and the oracle does not read its Err as a success.
+const Unfinished = "unfinished"
+
 // OK reports whether an end event's Err means success.
 func (e Event) OK() bool { return e.Err == "" || e.Err == "NONE" }
 

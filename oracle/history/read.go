@@ -21,7 +21,9 @@ func Read(r io.Reader) (History, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var h History
 	v := newValidator()
-	for line := 1; sc.Scan(); line++ {
+	line := 0
+	for sc.Scan() {
+		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {
 			continue
@@ -32,8 +34,9 @@ func Read(r io.Reader) (History, error) {
 		if err := dec.Decode(&e); err != nil {
 			return nil, fmt.Errorf("history line %d: %v", line, err)
 		}
-		if dec.More() {
-			return nil, fmt.Errorf("history line %d: more than one JSON value on the line", line)
+		// Decoder.More is false before a stray '}' or ']', so look at what is left instead.
+		if rest := bytes.TrimSpace(b[dec.InputOffset():]); len(rest) > 0 {
+			return nil, fmt.Errorf("history line %d: more than one JSON value on the line (%.20q follows the event)", line, rest)
 		}
 		if err := v.check(e); err != nil {
 			return nil, fmt.Errorf("history line %d: %v", line, err)
@@ -42,7 +45,7 @@ func Read(r io.Reader) (History, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if err == bufio.ErrTooLong {
-			return nil, fmt.Errorf("history line %d: longer than %d bytes", len(h)+1, maxLine)
+			return nil, fmt.Errorf("history line %d: longer than %d bytes", line+1, maxLine)
 		}
 		return nil, fmt.Errorf("history: %v", err)
 	}

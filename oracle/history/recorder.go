@@ -46,9 +46,12 @@ func (r *Recorder) Record(e Event) int64 {
 	case Start:
 		delete(r.dead, e.Node)
 	}
-	if e.Phase == Begin && e.ID == 0 {
+	switch {
+	case e.Phase == Begin && e.ID == 0:
 		r.nextID++
 		e.ID = r.nextID
+	case e.ID > r.nextID:
+		r.nextID = e.ID // a caller's own ID: never hand it out again
 	}
 	e.Seq = int64(len(r.events)) + 1
 	e.T = int64(r.now())
@@ -75,7 +78,7 @@ func (r *Recorder) Begin(e Event) func(end Event) {
 
 // History returns a copy of what has been recorded, with every interval still open closed:
 // an interval whose end never came (a crash mid-callback) is ended at the last time recorded
-// with Note "unfinished", so that the copy always validates.
+// with Note Unfinished, so that the copy always validates.
 func (r *Recorder) History() History {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -98,7 +101,7 @@ func (r *Recorder) History() History {
 	for _, id := range order {
 		if b, ok := open[id]; ok {
 			h = append(h, Event{Seq: int64(len(h)) + 1, T: t, Kind: b.Kind, Phase: End, ID: id,
-				Node: b.Node, Proto: b.Proto, Op: b.Op, Member: b.Member, Gen: b.Gen, Note: "unfinished"})
+				Node: b.Node, Proto: b.Proto, Op: b.Op, Member: b.Member, Gen: b.Gen, Note: Unfinished})
 		}
 	}
 	return h

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The histories the oracle's tests pin (oracle/testdata, written by their builders).
+const (
+	cleanHistory    = "../../oracle/testdata/cooperative-clean.jsonl"
+	zombieHistory   = "../../oracle/testdata/consumer-zombie.jsonl"
+	skipLostHistory = "../../oracle/testdata/consumer-skip-lost.jsonl"
+)
+
+func TestCheckHistoryExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		code int
+		want []string
+	}{
+		{cleanHistory, 0, []string{"history: 72 events, 2 members: ok\n", "violations: 0, zombies: 0, linearizable: not checked"}},
+		{zombieHistory, 0, []string{"members: ok\n", "violations: 0, zombies: 3", "\nzombie exclusive-ownership: c1 and c2 both owned t-0,t-1"}},
+		{skipLostHistory, 1, []string{"members: FAIL\n", "\nviolation exclusive-ownership: c1 and c2 both owned t-0,t-1", "  seq 43  t 210ms  c1  request begin ConsumerGroupHeartbeat"}},
+	} {
+		code, out, errs := runCLI(t, "check-history", tc.file)
+		if code != tc.code || errs != "" {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tc.file, code, tc.code, out, errs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.file, w, out)
+			}
+		}
+	}
+}
+
+func TestCheckHistoryJSON(t *testing.T) {
+	for _, tc := range []struct {
+		file       string
+		code       int
+		violations int
+	}{{cleanHistory, 0, 0}, {skipLostHistory, 1, 1}} {
+		code, out, errs := runCLI(t, "check-history", "--json", tc.file)
+		var r struct {
+			Events     int
+			Violations []struct{ Property, Class, Message string }
+			Zombies    []json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || code != tc.code {
+			t.Fatalf("%s: exit %d, %v\n%s%s", tc.file, code, err, out, errs)
+		}
+		if len(r.Violations) != tc.violations || r.Events == 0 || r.Zombies == nil {
+			t.Errorf("%s: %+v", tc.file, r)
+		}
+		if !strings.Contains(out, `"violations": [`) {
+			t.Errorf("%s: violations must be a list, even empty:\n%s", tc.file, out)
+		}
+	}
+}
+
+func TestCheckHistoryStdin(t *testing.T) {
+	f, err := os.Open(skipLostHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old := stdin
+	stdin = f
+	defer func() { stdin = old }()
+	if code, out, _ := runCLI(t, "check-history", "-"); code != 1 || !strings.Contains(out, "violation exclusive-ownership") {
+		t.Errorf("stdin: exit %d\n%s", code, out)
+	}
+}
+
+func TestCheckHistoryMalformedAndUsage(t *testing.T) {
+	good, err := os.ReadFile(cleanHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(good), "\n")
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	if err := os.WriteFile(bad, []byte(lines[0]+lines[1]+`{"seq":3,"t_ns":99999999999,"kind":"poll","node":"c1"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "check-history", bad)
+	if code != 2 || out != "" || !strings.Contains(errs, "bad.jsonl: history line 3: unknown kind \"poll\"") {
+		t.Errorf("malformed: exit %d\nstdout %q\nstderr %q", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"check-history"},
+		{"check-history", cleanHistory, zombieHistory},
+		{"check-history", "--colour", cleanHistory},
+		{"check-history", filepath.Join(t.TempDir(), "missing.jsonl")},
+	} {
+		if code, _, errs := runCLI(t, args...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 with a message", args, code, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "help"); code != 0 || !strings.Contains(out, "groupcheck check-history FILE [--json]") {
+		t.Errorf("usage does not list check-history:\n%s", out)
+	}
+}

@@ -1,0 +1,146 @@
+package oracle
+
+import (
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+// Check checks a history against every property and returns the report, deterministic for a
+// given history. A history that does not validate is reported as one WellFormed violation,
+// and nothing else is checked in it.
+func Check(h history.History, o Options) Report {
+	r := Report{Events: len(h), Linearizable: LinNotChecked}
+	if err := h.Validate(); err != nil {
+		r.Violations = []Violation{{Property: WellFormed, Class: ClassViolation, Message: err.Error()}}
+		return r
+	}
+	s := newScan(h)
+	s.run()
+	s.overlaps()
+	for _, n := range s.nodes {
+		if n.member {
+			r.Members++
+		}
+	}
+	for _, v := range s.report() {
+		if v.Class == ClassZombie {
+			r.Zombies = append(r.Zombies, v)
+		} else {
+			r.Violations = append(r.Violations, v)
+		}
+	}
+	if o.Linearizability != nil {
+		r.Linearizable = linearizable(o.Linearizability(h))
+	}
+	return r
+}
+
+// CheckReader reads a JSON-lines history (history.Read: strict, the error names the line)
+// and checks it.
+func CheckReader(r io.Reader, o Options) (Report, error) {
+	h, err := history.Read(r)
+	if err != nil {
+		return Report{}, err
+	}
+	return Check(h, o), nil
+}
+
+func linearizable(ok bool, detail string, err error) string {
+	switch {
+	case err != nil:
+		return LinNotChecked + ": " + err.Error()
+	case ok:
+		return LinYes
+	case detail == "":
+		return linNo
+	}
+	return linNo + ": " + detail
+}
+
+// finding is a violation before partitions with the same story are merged: msg renders the
+// message for a list of partitions.
+type finding struct {
+	prop, class string
+	at          int64 // the seq at which it became evident, for the report's order
+	parts       []part
+	events      []history.Event
+	msg         func(parts string) string
+}
+
+func (s *scan) add(f finding) { s.findings = append(s.findings, f) }
+
+// report merges findings that differ only in their partitions (a callback over many
+// partitions tells one story) and orders them by when they became evident.
+func (s *scan) report() []Violation {
+	type merged struct {
+		f     finding
+		parts []part
+	}
+	byKey := map[string]*merged{}
+	var keys []string
+	for _, f := range s.findings {
+		f.events = bySeq(f.events)
+		k := key(f)
+		if m := byKey[k]; m != nil {
+			m.parts = append(m.parts, f.parts...)
+			continue
+		}
+		byKey[k] = &merged{f: f, parts: f.parts}
+		keys = append(keys, k)
+	}
+	out := make([]Violation, 0, len(keys))
+	ats := make([]int64, 0, len(keys))
+	for _, k := range keys {
+		m := byKey[k]
+		sort.Slice(m.parts, func(i, j int) bool { return m.parts[i].less(m.parts[j]) })
+		out = append(out, Violation{Property: m.f.prop, Class: m.f.class, Message: m.f.msg(joinParts(m.parts)), Events: m.f.events})
+		ats = append(ats, m.f.at)
+	}
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, b := idx[i], idx[j]
+		if ats[a] != ats[b] {
+			return ats[a] < ats[b]
+		}
+		if out[a].Property != out[b].Property {
+			return out[a].Property < out[b].Property
+		}
+		return out[a].Message < out[b].Message
+	})
+	sorted := make([]Violation, len(out))
+	for i, k := range idx {
+		sorted[i] = out[k]
+	}
+	return sorted
+}
+
+// key identifies a finding's story: property, class, events, and the message with the
+// partitions left out.
+func key(f finding) string {
+	var b strings.Builder
+	b.WriteString(f.prop + "|" + f.class + "|")
+	for _, e := range f.events {
+		b.WriteString(strconv.FormatInt(e.Seq, 10) + ",")
+	}
+	b.WriteString("|" + f.msg("\x00"))
+	return b.String()
+}
+
+// bySeq sorts events by Seq and drops repeats.
+func bySeq(es []history.Event) []history.Event {
+	sort.Slice(es, func(i, j int) bool { return es[i].Seq < es[j].Seq })
+	out := es[:0]
+	for _, e := range es {
+		if len(out) == 0 || e.Seq != out[len(out)-1].Seq {
+			out = append(out, e)
+		}
+	}
+	return out
+}

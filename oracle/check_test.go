@@ -1,0 +1,199 @@
+package oracle
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+func TestMalformedHistoryIsOneViolation(t *testing.T) {
+	h := history.History{{Seq: 2, Kind: history.Start, Node: "a"}, {Seq: 1, Kind: history.Start, Node: "b"}}
+	called := false
+	r := Check(h, Options{Linearizability: func(history.History) (bool, string, error) { called = true; return true, "", nil }})
+	if r.OK() || len(r.Violations) != 1 || r.Violations[0].Property != WellFormed {
+		t.Fatalf("want one %s violation:\n%s", WellFormed, r)
+	}
+	if !strings.Contains(r.Violations[0].Message, "seq 1 does not increase") {
+		t.Errorf("message %q does not say what is wrong", r.Violations[0].Message)
+	}
+	if called || r.Linearizable != LinNotChecked {
+		t.Errorf("a malformed history must not be checked for linearizability (called %v, %q)", called, r.Linearizable)
+	}
+}
+
+func TestLinearizabilityVerdicts(t *testing.T) {
+	h := twoMembers(history.Classic).h
+	for _, tc := range []struct {
+		ok     bool
+		detail string
+		err    error
+		want   string
+		pass   bool
+	}{
+		{true, "", nil, "yes", true},
+		{false, "JoinGroup at seq 4 answered gen 2, reference says 1", nil, "no: JoinGroup at seq 4 answered gen 2, reference says 1", false},
+		{false, "", nil, "no", false},
+		{false, "", errors.New("timed out"), "not checked: timed out", true},
+	} {
+		var got history.History
+		r := Check(h, Options{Linearizability: func(h history.History) (bool, string, error) {
+			got = h
+			return tc.ok, tc.detail, tc.err
+		}})
+		if r.Linearizable != tc.want || r.OK() != tc.pass || len(got) != len(h) {
+			t.Errorf("verdict (%v, %q, %v): Linearizable %q OK %v, want %q %v", tc.ok, tc.detail, tc.err, r.Linearizable, r.OK(), tc.want, tc.pass)
+		}
+	}
+	if r := Check(h, Options{}); r.Linearizable != LinNotChecked || !r.OK() {
+		t.Errorf("zero Options: %q OK %v", r.Linearizable, r.OK())
+	}
+}
+
+// overlapping is a history with a violation on two partitions in one callback, a zombie and a
+// generation going down, so that merging and ordering have something to do.
+func overlapping() history.History {
+	b := twoMembers(history.Consumer)
+	b.cb("b", history.Assign, parts("t", 0, 1))
+	b.start("c", history.Consumer)
+	b.cb("c", history.Assign, parts("u", 0))
+	b.instant(history.Cut, "c")
+	b.start("d", history.Consumer)
+	b.cb("d", history.Assign, parts("u", 0))
+	b.gen("a", "m-a", 1)
+	return b.h
+}
+
+func TestReportMergesAndOrders(t *testing.T) {
+	r := Check(overlapping(), Options{})
+	var got []string
+	for _, v := range r.Violations {
+		got = append(got, v.Property)
+	}
+	want := []string{ExclusiveOwnership, RevokeBeforeAssign, GenerationMonotonic}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("violations %v, want %v (one per story, in seq order)\n%s", got, want, r)
+	}
+	if !strings.Contains(r.Violations[0].Message, "both owned t-0,t-1") {
+		t.Errorf("partitions of one callback not merged: %s", r.Violations[0].Message)
+	}
+	if len(r.Zombies) != 2 || r.Members != 4 || r.Events != len(overlapping()) {
+		t.Errorf("zombies %d members %d events %d:\n%s", len(r.Zombies), r.Members, r.Events, r)
+	}
+	for _, v := range append(r.Violations, r.Zombies...) {
+		for i := 1; i < len(v.Events); i++ {
+			if v.Events[i].Seq <= v.Events[i-1].Seq {
+				t.Errorf("%s: events not in seq order: %v", v.Property, seqs(v.Events))
+			}
+		}
+	}
+}
+
+func TestCheckIsDeterministic(t *testing.T) {
+	h := overlapping()
+	first := Check(h, Options{})
+	for range 20 {
+		if r := Check(h, Options{}); !reflect.DeepEqual(r, first) {
+			t.Fatalf("two checks of one history differ:\n%s\n%s", first, r)
+		}
+	}
+}
+
+func TestReportString(t *testing.T) {
+	s := Check(overlapping(), Options{}).String()
+	for _, want := range []string{
+		"history: 16 events, 4 members: FAIL\n",
+		"violations: 3, zombies: 2, linearizable: not checked\n",
+		"\nviolation exclusive-ownership: a and b both owned t-0,t-1",
+		"\nzombie revoke-before-assign: d began assigning u-0",
+		"  seq 7  t 6ms  b  assign begin id=2 parts=t-0,t-1\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("String lacks %q:\n%s", want, s)
+		}
+	}
+	if s := Check(twoMembers(history.Classic).h, Options{}).String(); !strings.HasPrefix(s, "history: 6 events, 2 members: ok\n") {
+		t.Errorf("clean report: %s", s)
+	}
+}
+
+func TestReportJSON(t *testing.T) {
+	b, err := json.Marshal(Check(overlapping(), Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Violations) != 3 || back.Violations[0].Property != ExclusiveOwnership || back.Violations[0].Events[0].Kind != history.Assign {
+		t.Errorf("JSON does not carry the report: %s", b)
+	}
+	if !strings.Contains(string(b), `"property":"exclusive-ownership","class":"violation"`) {
+		t.Errorf("JSON field names: %s", b)
+	}
+}
+
+// A Recorder shared by concurrent members, as a conformance suite uses it: each member owns
+// its own partitions, hands one over properly, and the history checks clean. The same run
+// with one member skipping its revoke is caught.
+func TestRecorderHistory(t *testing.T) {
+	for _, skip := range []bool{false, true} {
+		rec := history.NewRecorder()
+		var wg sync.WaitGroup
+		handed := make(chan struct{})
+		for i, node := range []string{"a", "b", "c"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rec.Record(history.Event{Kind: history.Start, Node: node, Proto: history.Consumer})
+				rec.Record(history.Event{Kind: history.Generation, Node: node, Member: "m-" + node, Gen: 1})
+				rec.Begin(history.Event{Kind: history.Assign, Node: node, Parts: parts("t", int32(i))})(history.Event{})
+				end := rec.Begin(history.Event{Kind: history.Commit, Node: node, Parts: parts("t", int32(i))})
+				end(history.Event{})
+				switch node {
+				case "a":
+					if !skip {
+						rec.Begin(history.Event{Kind: history.Revoke, Node: node, Parts: parts("t", 0)})(history.Event{})
+					}
+					close(handed)
+				case "b":
+					<-handed
+					rec.Begin(history.Event{Kind: history.Assign, Node: node, Parts: parts("t", 0)})(history.Event{})
+				}
+			}()
+		}
+		wg.Wait()
+		r := Check(rec.History(), Options{})
+		if r.OK() == skip || r.Members != 3 {
+			t.Errorf("skip revoke %v: OK %v, members %d\n%s", skip, r.OK(), r.Members, r)
+		}
+		if skip && (len(r.Violations) == 0 || r.Violations[0].Property != RevokeBeforeAssign && r.Violations[0].Property != ExclusiveOwnership) {
+			t.Errorf("skipped revoke not reported as an ownership violation:\n%s", r)
+		}
+	}
+}
+
+// A crash in the middle of a callback: the Recorder drops the dead node's late end and closes
+// the interval as unfinished; the crash ended the ownership, so the next owner is fine.
+func TestRecorderCrashMidCallback(t *testing.T) {
+	var now int64
+	rec := history.NewRecorderClock(func() int64 { now += 1000; return now })
+	rec.Record(history.Event{Kind: history.Start, Node: "a"})
+	rec.Begin(history.Event{Kind: history.Assign, Node: "a", Parts: parts("t", 0)})(history.Event{})
+	endRevoke := rec.Begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 0)})
+	rec.Record(history.Event{Kind: history.Crash, Node: "a"})
+	endRevoke(history.Event{})
+	rec.Begin(history.Event{Kind: history.Assign, Node: "b", Parts: parts("t", 0)})(history.Event{})
+	h := rec.History()
+	if last := h[len(h)-1]; last.Note != history.Unfinished || last.Node != "a" {
+		t.Fatalf("the revoke cut short by the crash should end unfinished, got %+v", last)
+	}
+	if r := Check(h, Options{}); !r.OK() || len(r.Zombies) != 0 {
+		t.Errorf("crash then reassignment is legal:\n%s", r)
+	}
+}

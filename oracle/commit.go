@@ -1,0 +1,75 @@
+package oracle
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+// commitCheck is an offset commit as it stood when it began.
+type commitCheck struct {
+	begin    history.Event
+	parts    []part
+	notOwned []part
+	released []history.Event // where the committer had given up the partitions it did not own
+	fence    *history.Event  // the coordinator had fenced the committer
+	seg      segment         // the committer's status
+}
+
+// commit notes what a commit began with, and judges it by its outcome at its end.
+func (s *scan) commit(n *node, i int, e history.Event) {
+	if e.Phase == history.Begin {
+		c := &commitCheck{begin: e, parts: s.partsOfInterval(e), fence: n.fence, seg: n.status(s.retro(i))}
+		for _, q := range c.parts {
+			if n.owned[q] == nil {
+				c.notOwned = append(c.notOwned, q)
+				if r, ok := n.released[q]; ok {
+					c.released = append(c.released, r)
+				}
+			}
+		}
+		s.commits[e.ID] = c
+		return
+	}
+	c := s.commits[e.ID]
+	delete(s.commits, e.ID)
+	if c == nil || !answered(e) {
+		return
+	}
+	if !e.OK() && !flowControl[e.Err] {
+		n.evidence = e.Seq
+	}
+	switch {
+	case e.OK() && (c.fence != nil || len(c.notOwned) > 0):
+		s.acceptedCommit(n, c, e)
+	case commitFencing[e.Err]:
+		s.add(finding{prop: CommitFromOwner, class: ClassZombie, at: e.Seq, parts: c.parts,
+			events: append([]history.Event{c.begin, e}, c.seg.why...), msg: func(ps string) string {
+				why := c.seg.note
+				if why == "" {
+					why = n.name + " was a member as far as the history shows"
+				}
+				return fmt.Sprintf("%s's commit of %s begun at %s was rejected with %s at %s: %s",
+					n.name, ps, at(c.begin), e.Err, at(e), why)
+			}})
+	}
+}
+
+// acceptedCommit reports a commit the coordinator accepted from a non-owner or a fenced member.
+func (s *scan) acceptedCommit(n *node, c *commitCheck, e history.Event) {
+	events := append([]history.Event{c.begin, e}, c.released...)
+	var why []string
+	if len(c.notOwned) > 0 {
+		why = append(why, fmt.Sprintf("%s did not own %s when it began", n.name, joinParts(c.notOwned)))
+	}
+	if c.fence != nil {
+		events = append(events, *c.fence)
+		why = append(why, fmt.Sprintf("the coordinator had fenced %s at %s", n.name, at(*c.fence)))
+	}
+	s.add(finding{prop: CommitFromOwner, class: ClassViolation, at: e.Seq, parts: c.parts,
+		events: events, msg: func(ps string) string {
+			return fmt.Sprintf("%s's commit of %s begun at %s was accepted at %s, but %s",
+				n.name, ps, at(c.begin), at(e), strings.Join(why, ", and "))
+		}})
+}

@@ -1,0 +1,76 @@
+// Package oracle checks what another implementation's consumer group did, recorded as a
+// history (package oracle/history), against the promises of Kafka's rebalance protocols.
+//
+// # Usage
+//
+// Record every member's callbacks, commits and coordinator requests into one
+// history.Recorder (or write JSON lines), then:
+//
+//	rep := oracle.Check(rec.History(), oracle.Options{})
+//	if !rep.OK() {
+//		t.Fatalf("%s", rep)
+//	}
+//
+// or, from a file, oracle.CheckReader(f, oracle.Options{}), or `groupcheck check-history FILE`.
+// A Report lists Violations (failures) and Zombies: overlaps explained by a member cut off
+// from the coordinator that had not yet learned it was fenced, which Kafka allows (PEERS.md
+// §6.4) and which are classified rather than silently allowed. Options.Linearizability plugs
+// in the check of the coordinator's operations against the reference coordinator.
+//
+// # Properties
+//
+// ExclusiveOwnership, RevokeBeforeAssign, LostOnlyAfterMembershipLost, CommitFromOwner and
+// GenerationMonotonic; each constant's comment gives the rule and its source.
+//
+// # Implementation notes
+//
+// Ownership comes from the callbacks only: a node owns a partition from the begin of an
+// assign that names it until the end of a revoke or lost that names it, its crash, its
+// restart (Start) or the end of its close. Callbacks are deltas applied in the order they were
+// called (an eager revoke simply names everything), so a revoke or lost gives up only the
+// partitions that no assign named since it began. A crashed node's later events are ignored,
+// as history.Recorder drops them.
+//
+// Membership comes from what the coordinator showed. A node is current until one of: a cut
+// (Cut), a Fenced event about its present member ID and epoch, a fencing answer to a
+// membership request (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_MEMBER_EPOCH,
+// STALE_MEMBER_EPOCH, FENCED_INSTANCE_ID; REBALANCE_IN_PROGRESS does not fence), a commit
+// refused with one of those other than STALE_MEMBER_EPOCH, an accepted leave, or the end of
+// its close. It is current again when the coordinator admits it: an accepted JoinGroup,
+// SyncGroup, Heartbeat or ConsumerGroupHeartbeat begun after that, or a new generation
+// observed (never while it is still cut off). While not current, a node is
+//
+//   - doubtful until it has learned (a fencing answer, or its onPartitionsLost began) and for
+//     its reaction after that: until its lost or revoke returns, or it begins an assign or a
+//     membership request, whichever is first. An overlap in which the earlier owner is
+//     doubtful is a zombie. The reaction is part of it because a client cannot release before it is told, and the
+//     lost callback is how it releases (kgo's KIP-848 zombie, PEERS.md §2);
+//   - stale after that reaction: it knew and went on still owning. An overlap with a stale
+//     node is a violation, which is how a client that skips onPartitionsLost is caught.
+//
+// A fencing answer also makes the node doubtful back to its last proof of membership (an
+// accepted membership request or commit, a new generation, its start): the coordinator
+// fenced it at a moment the history does not show, so an overlap there is a zombie too.
+// An end that history.Recorder made up for an interval that never ended (Note Unfinished)
+// is no answer.
+//
+// Of two owners, the earlier one is the one that should have released. Their overlap is a
+// zombie where the earlier owner was doubtful, and a violation at any point where it was
+// current or either of them was stale: the later owner being fenced after it was assigned
+// excuses nothing. Exclusive-ownership needs an overlap of positive time (two intervals
+// that only touch on the clock are fine); revoke-before-assign judges the callback
+// edges in Seq order, so an assign that began one event before the previous owner's revoke
+// returned is caught even at equal times.
+//
+// Lost-only-after-membership-lost accepts as a sign of lost membership a cut, a Fenced event
+// about the node, or any failed request or commit (an error code or a transport error) except
+// REBALANCE_IN_PROGRESS and MEMBER_ID_REQUIRED, which only steer a rebalance. Retriable
+// errors count because a client that runs out of retries gives its session up: kgo calls
+// onPartitionsLost on every failed manage-loop iteration. The sign must come after the
+// member's last successful generation (a new generation observed, an accepted JoinGroup or
+// ConsumerGroupHeartbeat with a new generation, or its start) and before the lost callback
+// returns. A harness that records no requests and no cuts will see false reports here.
+//
+// Check runs in O(n log n) for n events plus the overlaps it reports, and is deterministic:
+// findings are ordered by the seq where they became evident, then property and message.
+package oracle

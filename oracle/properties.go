@@ -1,0 +1,53 @@
+package oracle
+
+// The properties Check asserts. Each is a promise of the protocol that a client or coordinator
+// can break and a history can show.
+const (
+	// ExclusiveOwnership: no two members that the coordinator still considers current own one
+	// partition at the same time, as their callbacks say (ownership from an assign's begin to
+	// the revoke's or lost's end, a crash, a restart or the end of a close). An overlap of
+	// positive duration is reported; one where the earlier owner was cut off or fenced and not
+	// yet told is a zombie (PEERS.md §6.4, "the epoch-qualified property"; KAFKA.md §1.12,
+	// §3.9).
+	ExclusiveOwnership = "exclusive-ownership"
+
+	// RevokeBeforeAssign: a new owner's onPartitionsAssigned begins only after the previous
+	// owner's onPartitionsRevoked (or Lost) for that partition returned. Judged on the
+	// callback edges in Seq order, so it also catches overlaps too short for the clock to show
+	// (KIP-429 seed, seeds/000: "revoke partitions as required before sending the join-group
+	// request"; KIP-848 seed, seeds/001: partitions are assigned "when they are revoked by the
+	// other members"; KAFKA.md §2.6, §3.4).
+	RevokeBeforeAssign = "revoke-before-assign"
+
+	// LostOnlyAfterMembershipLost: a member calls onPartitionsLost with partitions only when it
+	// has lost its membership: some sign since its last successful generation (a cut, a Fenced
+	// event, a failed request or commit other than flow control) must come before the lost
+	// callback returns. An empty onPartitionsLost is never reported: kgo calls it routinely
+	// (PEERS.md §2, "Empty callbacks are normal"; KAFKA.md §2.1 table, §3.7).
+	LostOnlyAfterMembershipLost = "lost-only-after-membership-lost"
+
+	// CommitFromOwner: an accepted offset commit comes from a member that owned every
+	// committed partition when the commit began, and that had not been fenced (a Fenced event:
+	// the coordinator's own record) or left (an accepted leave, the end of its close) before it
+	// began, unless admitted again since (PEERS.md §6.4, "every commit from a fenced member is
+	// rejected"; KAFKA.md §1.8, §3.1, §3.9). A fencing answer alone does not count: it is what
+	// the member was told, and a test harness may inject one without fencing the member. A
+	// commit rejected with a fencing error is listed as a zombie, not a failure.
+	CommitFromOwner = "commit-from-owner"
+
+	// GenerationMonotonic: within one member ID a node's observed generation (epoch) never goes
+	// down, except to the values a client resets to: 0, -1 or -2 in the consumer protocol
+	// (join, leave, static leave: KAFKA.md §3.1, §3.9) and -1 in the classic one (no
+	// generation: KAFKA.md §2.2).
+	GenerationMonotonic = "generation-monotonic"
+
+	// WellFormed: the history validates (history.History.Validate). Check reports a malformed
+	// history as this one violation and checks nothing else in it.
+	WellFormed = "well-formed"
+)
+
+// The classes of a Violation.
+const (
+	ClassViolation = "violation" // a broken promise: the report fails
+	ClassZombie    = "zombie"    // explained by a member cut off or fenced and not yet told
+)

@@ -1,0 +1,241 @@
+package oracle
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+type propCase struct {
+	name, source string
+	proto        string
+	build        func(b *hb)
+	want         []string
+	msg          []string
+}
+
+// history is the case's history: member a started in the case's protocol (consumer by
+// default) at generation 3, then the case.
+func (tc propCase) history() history.History {
+	b := newHB()
+	proto := tc.proto
+	if proto == "" {
+		proto = history.Consumer
+	}
+	b.start("a", proto)
+	b.gen("a", "m-a", 3)
+	tc.build(b)
+	return b.h
+}
+
+func runCases(t *testing.T, cases []propCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := Check(tc.history(), Options{})
+			if got := classes(r); !slices.Equal(got, tc.want) {
+				t.Fatalf("%s: findings %q, want %q\n%s", tc.source, got, tc.want, r)
+			}
+			for _, m := range tc.msg {
+				if !strings.Contains(messages(r), m) {
+					t.Errorf("%s: messages lack %q:\n%s", tc.source, m, r)
+				}
+			}
+		})
+	}
+}
+
+const lostV = LostOnlyAfterMembershipLost + " " + ClassViolation
+
+func lostOwned(b *hb) { b.cb("a", history.Assign, parts("t", 0)) }
+
+var lostCases = []propCase{
+	{"empty lost with no sign is normal", "PEERS.md §2 Empty callbacks are normal", "", func(b *hb) {
+		b.cb("a", history.Lost, nil)
+		b.cb("a", history.Lost, history.Parts{})
+	}, nil, nil},
+	{"lost with partitions and no sign", "KAFKA.md §2.1 table", "", func(b *hb) {
+		lostOwned(b)
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{lostV}, []string{"a called onPartitionsLost with t-0 at seq 5", "since its generation m-a/3 at seq 2"}},
+	{"lost after a cut", "PEERS.md §2 classic failure behaviour", "", func(b *hb) {
+		lostOwned(b)
+		b.instant(history.Cut, "a")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, nil, nil},
+	{"lost after a Fenced event", "PEERS.md §6.4", "", func(b *hb) {
+		lostOwned(b)
+		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a", Gen: 3})
+		b.cb("a", history.Lost, parts("t", 0))
+	}, nil, nil},
+	{"lost after a fencing answer", "KAFKA.md §3.7", "", func(b *hb) {
+		lostOwned(b)
+		b.req("a", history.ConsumerGroupHeartbeat, "m-a", 3, "FENCED_MEMBER_EPOCH")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, nil, nil},
+	{"lost after REBALANCE_IN_PROGRESS only", "KAFKA.md §2.1: keep owned partitions, just rejoin", history.Classic, func(b *hb) {
+		lostOwned(b)
+		b.req("a", history.Heartbeat, "m-a", 3, "REBALANCE_IN_PROGRESS")
+		b.req("a", history.JoinGroup, "m-a", 3, "MEMBER_ID_REQUIRED")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{lostV}, nil},
+	{"lost after retries ran out on COORDINATOR_LOAD_IN_PROGRESS", "PEERS.md §2: lost on every failed manage-loop iteration", history.Classic, func(b *hb) {
+		lostOwned(b)
+		b.req("a", history.Heartbeat, "m-a", 3, "COORDINATOR_LOAD_IN_PROGRESS")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, nil, nil},
+	{"lost after a transport error", "PEERS.md §5 Kill mechanics", history.Classic, func(b *hb) {
+		lostOwned(b)
+		b.req("a", history.Heartbeat, "m-a", 3, "read tcp: connection reset by peer")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, nil, nil},
+	{"lost after a refused commit", "franz-go PR #1340 (PEERS.md §2)", history.Classic, func(b *hb) {
+		lostOwned(b)
+		b.commit("a", parts("t", 0), "ILLEGAL_GENERATION")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{CommitFromOwner + " " + ClassZombie}, nil},
+	{"a sign before the last generation is old news", "KAFKA.md §1.11", "", func(b *hb) {
+		b.instant(history.Cut, "a")
+		b.instant(history.Heal, "a")
+		b.gen("a", "m-a", 4)
+		lostOwned(b)
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{lostV}, nil},
+	{"a generation re-read inside the callback is not new", "PEERS.md §6.3: member and generation from GroupMetadata", "", func(b *hb) {
+		lostOwned(b)
+		b.instant(history.Cut, "a")
+		id := b.begin(history.Event{Kind: history.Lost, Node: "a", Parts: parts("t", 0)})
+		b.gen("a", "m-a", 3)
+		b.end(id, history.Event{})
+	}, nil, nil},
+	{"the sign recorded while the callback runs", "oracle doc: recorder races", "", func(b *hb) {
+		lostOwned(b)
+		id := b.begin(history.Event{Kind: history.Lost, Node: "a", Parts: parts("t", 0)})
+		b.req("a", history.ConsumerGroupHeartbeat, "m-a", 3, "UNKNOWN_MEMBER_ID")
+		b.end(id, history.Event{})
+	}, nil, nil},
+	{"an unanswered request is no sign", "history.Unfinished", "", func(b *hb) {
+		lostOwned(b)
+		id := b.begin(history.Event{Kind: history.Request, Node: "a", Op: history.Heartbeat})
+		b.end(id, history.Event{Note: history.Unfinished, Err: "x"})
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{lostV}, nil},
+	{"since a restart", "brief: Start again", "", func(b *hb) {
+		b.start("a", history.Consumer)
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{lostV}, []string{"nothing since its start"}},
+}
+
+func TestLostOnlyAfterMembershipLost(t *testing.T) { runCases(t, lostCases) }
+
+const (
+	commitV = CommitFromOwner + " " + ClassViolation
+	commitZ = CommitFromOwner + " " + ClassZombie
+)
+
+func commitOwned(b *hb) { b.cb("a", history.Assign, parts("t", 0, 1)) }
+
+var commitCases = []propCase{
+	{"owner commits", "KAFKA.md §1.8", "", func(b *hb) {
+		commitOwned(b)
+		b.commit("a", parts("t", 0, 1), "")
+	}, nil, nil},
+	{"commit inside the revoke callback", "PEERS.md §2: the revoke callback, including any commit in it", "", func(b *hb) {
+		commitOwned(b)
+		id := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 1)})
+		b.commit("a", parts("t", 1), "")
+		b.end(id, history.Event{})
+	}, nil, nil},
+	{"accepted commit after the revoke returned", "KAFKA.md §1.12: no commit accepted from a non-owner", "", func(b *hb) {
+		commitOwned(b)
+		b.cb("a", history.Revoke, parts("t", 1))
+		b.commit("a", parts("t", 0, 1), "")
+	}, []string{commitV}, []string{"a did not own t-1 when it began"}},
+	{"accepted commit from a member that never owned", "KAFKA.md §1.12", "", func(b *hb) {
+		b.commit("a", parts("t", 5), "")
+	}, []string{commitV}, nil},
+	{"accepted commit after a Fenced event", "PEERS.md §6.4: every commit from a fenced member is rejected", "", func(b *hb) {
+		commitOwned(b)
+		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
+		b.commit("a", parts("t", 0), "")
+	}, []string{commitV}, []string{"the coordinator had fenced a at seq 5"}},
+	{"accepted commit after an injected fencing answer", "conformance/franzgo Fence: kfake's state unchanged", "", func(b *hb) {
+		commitOwned(b)
+		b.req("a", history.Heartbeat, "m-a", 3, "UNKNOWN_MEMBER_ID")
+		b.commit("a", parts("t", 0), "")
+		b.cb("a", history.Lost, parts("t", 0, 1))
+	}, nil, nil},
+	{"accepted commit after the member left", "KAFKA.md §3.6: epoch -1 leaves", "", func(b *hb) {
+		commitOwned(b)
+		b.req("a", history.ConsumerGroupHeartbeat, "m-a", -1, "")
+		b.commit("a", parts("t", 0), "")
+	}, []string{commitV}, nil},
+	{"accepted commit after rejoining", "KAFKA.md §1.4", "", func(b *hb) {
+		commitOwned(b)
+		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
+		b.req("a", history.JoinGroup, "m-a", 3, "")
+		b.commit("a", parts("t", 0), "")
+	}, nil, nil},
+	{"eager revoke returns late, after the partition was assigned again", "conformance/franzgo early-revoke-ack-eager: callbacks are deltas in call order", "", func(b *hb) {
+		commitOwned(b)
+		id := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 0, 1)})
+		b.cb("a", history.Assign, parts("t", 0))
+		b.end(id, history.Event{})
+		b.commit("a", parts("t", 0), "")
+		b.commit("a", parts("t", 1), "")
+	}, []string{commitV}, []string{"a did not own t-1 when it began"}},
+	{"a zombie's commit is rejected", "PEERS.md §2: its commits are rejected", "", func(b *hb) {
+		commitOwned(b)
+		b.instant(history.Cut, "a")
+		b.commit("a", parts("t", 0), "UNKNOWN_MEMBER_ID")
+	}, []string{commitZ}, []string{"rejected with UNKNOWN_MEMBER_ID", "a was cut off"}},
+	{"a stale-epoch rejection is not fencing", "KAFKA.md §3.1: STALE_MEMBER_EPOCH", "", func(b *hb) {
+		commitOwned(b)
+		b.commit("a", parts("t", 0), "STALE_MEMBER_EPOCH")
+	}, nil, nil},
+	{"an unanswered commit is not judged", "history.Unfinished", "", func(b *hb) {
+		id := b.begin(history.Event{Kind: history.Commit, Node: "a", Parts: parts("t", 9)})
+		b.end(id, history.Event{Note: history.Unfinished})
+	}, nil, nil},
+}
+
+func TestCommitFromOwner(t *testing.T) { runCases(t, commitCases) }
+
+const genV = GenerationMonotonic + " " + ClassViolation
+
+var genCases = []propCase{
+	{"up and equal", "KAFKA.md §3.9", "", func(b *hb) {
+		b.gen("a", "m-a", 5)
+		b.gen("a", "m-a", 5)
+	}, nil, nil},
+	{"down", "KAFKA.md §3.9: never decreases", "", func(b *hb) {
+		b.gen("a", "m-a", 2)
+	}, []string{genV}, []string{"member m-a, observed generation 2 at seq 3 (t 2ms) after 3 at seq 2"}},
+	{"consumer resets to 0, -1, -2", "KAFKA.md §3.1", "", func(b *hb) {
+		b.gen("a", "m-a", 0)
+		b.gen("a", "m-a", 4)
+		b.gen("a", "m-a", -1)
+		b.gen("a", "m-a", 5)
+		b.gen("a", "m-a", -2)
+	}, nil, nil},
+	{"classic resets only to -1", "KAFKA.md §2.2", history.Classic, func(b *hb) {
+		b.gen("a", "m-a", -1)
+		b.gen("a", "m-a", 4)
+		b.gen("a", "m-a", 0)
+	}, []string{genV}, nil},
+	{"another member ID starts afresh", "KAFKA.md §3.7", "", func(b *hb) {
+		b.gen("a", "m-b", 1)
+	}, nil, nil},
+	{"a restart starts afresh", "brief: Start again", "", func(b *hb) {
+		b.start("a", history.Consumer)
+		b.gen("a", "m-a", 1)
+	}, nil, nil},
+	{"no member ID is not checked", "brief: within one member ID", "", func(b *hb) {
+		b.gen("a", "", 7)
+		b.gen("a", "", 2)
+	}, nil, nil},
+}
+
+func TestGenerationMonotonic(t *testing.T) { runCases(t, genCases) }

@@ -1,0 +1,75 @@
+package oracle
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+// Options tune Check. The zero value checks everything except linearizability.
+type Options struct {
+	// Linearizability, when non-nil, is called with the history and returns the verdict on
+	// the coordinator's operations (porcupine against the reference coordinator, oracle/lin).
+	// An error means no verdict (for example a timeout) and does not fail the report.
+	Linearizability func(history.History) (ok bool, detail string, err error)
+
+	_ struct{} // keyed literals only, so that options can be added
+}
+
+// Violation is one broken property, with the events that show it (in Seq order).
+type Violation struct {
+	Property string          `json:"property"` // one of the property constants
+	Class    string          `json:"class"`    // ClassViolation or ClassZombie
+	Message  string          `json:"message"`  // one line: who, which partitions, when (seq and t)
+	Events   []history.Event `json:"events"`
+}
+
+// Report is Check's verdict on one history.
+type Report struct {
+	Events     int         `json:"events"`     // events in the history
+	Members    int         `json:"members"`    // nodes that acted as group members
+	Violations []Violation `json:"violations"` // Class "violation" only
+	Zombies    []Violation `json:"zombies"`    // Class "zombie": classified, reported, not a failure
+	// Linearizable is "yes", "no: <detail>", "not checked", or "not checked: <error>".
+	Linearizable string `json:"linearizable"`
+}
+
+// Verdicts of Report.Linearizable.
+const (
+	LinYes        = "yes"
+	LinNotChecked = "not checked"
+	linNo         = "no"
+)
+
+// OK reports whether the history keeps every property: no violations, and linearizability not
+// refuted (zombies and an unchecked linearizability do not fail it).
+func (r Report) OK() bool {
+	return len(r.Violations) == 0 && r.Linearizable != linNo && !strings.HasPrefix(r.Linearizable, linNo+":")
+}
+
+// String renders the report for a person: a summary line, then every violation and zombie with
+// the events involved, one per line.
+func (r Report) String() string {
+	var b strings.Builder
+	verdict := "ok"
+	if !r.OK() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(&b, "history: %d events, %d members: %s\n", r.Events, r.Members, verdict)
+	fmt.Fprintf(&b, "violations: %d, zombies: %d, linearizable: %s\n", len(r.Violations), len(r.Zombies), r.Linearizable)
+	for _, v := range r.Violations {
+		writeViolation(&b, v)
+	}
+	for _, v := range r.Zombies {
+		writeViolation(&b, v)
+	}
+	return b.String()
+}
+
+func writeViolation(b *strings.Builder, v Violation) {
+	fmt.Fprintf(b, "\n%s %s: %s\n", v.Class, v.Property, v.Message)
+	for _, e := range v.Events {
+		fmt.Fprintf(b, "  %s\n", formatEvent(e))
+	}
+}
