@@ -42,12 +42,12 @@ type LivenessReport struct {
 // converges: every fair behaviour reaches a converged world.
 //
 // Weak fairness applies to the protocol's own actions — deliveries, each member's poll,
-// assign, heartbeat, commit and metadata refresh — and to timers that cost no budget (their
-// member's process is gone, so they are bound to fire). Budgeted environment events are never
-// forced: the environment may stop acting at any time, and each budgeted event is taken
-// finitely often, so every cycle of the graph lies in the world after the environment's last
-// move. A behaviour that never converges therefore ends in a dead end or runs forever in one
-// strongly connected component of unconverged worlds. Such a component C admits a fair run
+// assign, heartbeat and metadata refresh — and to timers that cost no budget (their member's
+// process is gone, so they are bound to fire). Environment events — budgeted ones, and the
+// application's offset commits (see fairStep) — are never forced, and the environment stops
+// acting at some point: a behaviour that never converges therefore ends in a dead end (no fair
+// action enabled) or runs forever, on fair edges only, in one strongly connected component of
+// unconverged worlds. Such a component C admits a fair run
 // exactly when every action that is enabled in every world of C is also taken by some edge
 // inside C (a run through all of C's edges then takes it infinitely often; conversely an
 // action enabled throughout C and never taken inside it is continuously enabled and never
@@ -159,7 +159,7 @@ func (g *liveGraph) canReach() []bool {
 // edge inside. It returns each world's component (-1 for converged worlds) and, per
 // component, whether it is such a fair cycle.
 func (g *liveGraph) fairComponents() (comp []int32, fair []bool) {
-	comp, n := g.sccs(func(i int) bool { return !g.goal[i] }, func(edge) bool { return true })
+	comp, n := g.sccs(func(i int) bool { return !g.goal[i] }, func(e edge) bool { return e.fair })
 	members := make([][]int32, n)
 	for i, c := range comp {
 		if c >= 0 {
@@ -175,7 +175,7 @@ func (g *liveGraph) fairComponents() (comp []int32, fair []bool) {
 		cyclic := len(ws) > 1
 		for _, v := range ws {
 			for _, e := range g.out[v] {
-				if comp[e.to] == int32(c) {
+				if e.fair && comp[e.to] == int32(c) {
 					cyclic = true
 					taken[e.key] = true
 					touched = append(touched, e.key)
@@ -292,7 +292,7 @@ func intersect(a, b []int32) []int32 {
 	return r
 }
 
-// walkIn is a shortest walk of at least one edge from world v, staying inside the worlds in
+// walkIn is a shortest walk of at least one fair edge from world v, staying inside the worlds in
 // admits, whose last edge satisfies stop (breadth-first, edges in order: deterministic).
 func (g *liveGraph) walkIn(v int32, in func(int32) bool, stop func(hop) bool) []hop {
 	prev := map[int32]hop{}
@@ -301,7 +301,7 @@ func (g *liveGraph) walkIn(v int32, in func(int32) bool, stop func(hop) bool) []
 		u := queue[0]
 		queue = queue[1:]
 		for _, e := range g.out[u] {
-			if !in(e.to) {
+			if !e.fair || !in(e.to) {
 				continue
 			}
 			h := hop{from: u, e: e}
