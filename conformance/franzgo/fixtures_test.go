@@ -1,0 +1,61 @@
+package franzgo
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/oracle"
+)
+
+// fixtures are failing histories recorded from real runs (kgo against kfake), replayed through
+// the oracle: each must still be reported with its property, naming its node. The broken
+// clients' histories are written by `go test -run TestOracleBites -fixtures`.
+var fixtures = []struct {
+	file, property, node string
+}{
+	// Source: TestOracleBites, EarlyRevokeAck (fault.go).
+	{"early-revoke-ack-cooperative.jsonl", oracle.RevokeBeforeAssign, broken},
+	{"early-revoke-ack-eager.jsonl", oracle.RevokeBeforeAssign, broken},
+	{"early-revoke-ack-kip848.jsonl", oracle.RevokeBeforeAssign, broken},
+	// Source: TestOracleBites, SkipLost (fault.go).
+	{"skip-lost-cooperative.jsonl", oracle.ExclusiveOwnership, broken},
+	{"skip-lost-eager.jsonl", oracle.ExclusiveOwnership, broken},
+	{"skip-lost-kip848.jsonl", oracle.ExclusiveOwnership, broken},
+	// Source: TestOracleBites, LateCommit (fault.go).
+	{"late-commit-cooperative.jsonl", oracle.CommitFromOwner, broken},
+	{"late-commit-eager.jsonl", oracle.CommitFromOwner, broken},
+	{"late-commit-kip848.jsonl", oracle.CommitFromOwner, broken},
+}
+
+func TestFixtures(t *testing.T) {
+	listed := map[string]bool{}
+	for _, fx := range fixtures {
+		listed[fx.file] = true
+		t.Run(strings.TrimSuffix(fx.file, ".jsonl"), func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", fx.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			rep, err := oracle.CheckReader(f, oracle.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(Verdict{Report: rep}).Has(fx.property, oracle.ClassViolation, fx.node) {
+				t.Errorf("want a %s violation naming %s:\n%s", fx.property, fx.node, rep)
+			}
+		})
+	}
+	// Every history in testdata/ must be listed with what it shows.
+	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !listed[filepath.Base(f)] {
+			t.Errorf("%s is not listed in fixtures", f)
+		}
+	}
+}

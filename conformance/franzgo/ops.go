@@ -1,0 +1,214 @@
+package franzgo
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/groupcheck/groupcheck/oracle/history"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Start starts a consumer named name in the group, with an application fault (NoFault for a
+// correct one). The options are PEERS.md §2's, plus manual commits with
+// BlockRebalanceOnPoll, so that the application's commits cannot race kgo's callbacks.
+func (h *Harness) Start(name string, fault Fault) (*Node, error) {
+	h.mu.Lock()
+	if _, dup := h.nodes[name]; dup || name == Coordinator {
+		h.mu.Unlock()
+		return nil, fmt.Errorf("node name %q is taken", name)
+	}
+	n := &Node{Name: name, h: h, fault: fault, owned: map[string]map[int32]bool{},
+		processed: map[string]map[int32]kgo.EpochOffset{},
+		done:      make(chan struct{}), lastCommit: time.Now()}
+	h.nodes[name] = n
+	topics := make([]string, 0, len(h.parts))
+	for t := range h.parts {
+		topics = append(topics, t)
+	}
+	h.mu.Unlock()
+	n.net = NewNet(h.addrs, h.obs.Tap(name, h.cfg.Protocol.Proto))
+	tm := h.cfg.Timing
+	opts := []kgo.Opt{
+		kgo.SeedBrokers(h.addrs...), kgo.ClientID(name), kgo.Dialer(n.net.DialContext),
+		kgo.ConsumerGroup(Group), kgo.ConsumeTopics(topics...), h.cfg.Protocol.opt,
+		kgo.SessionTimeout(tm.Session), kgo.HeartbeatInterval(tm.Heartbeat), kgo.RebalanceTimeout(tm.Rebalance),
+		kgo.MetadataMaxAge(500 * time.Millisecond), kgo.MetadataMinAge(100 * time.Millisecond),
+		kgo.FetchMaxWait(100 * time.Millisecond), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(),
+		kgo.OnPartitionsAssigned(n.onAssigned), kgo.OnPartitionsRevoked(n.onRevoked),
+		kgo.OnPartitionsLost(n.onLost),
+		kgo.WithLogger(kgo.BasicLogger(&n.log, kgo.LogLevelInfo, nil)),
+	}
+	h.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: h.cfg.Protocol.Proto,
+		Note: "fault=" + fault.String()})
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %v", name, err)
+	}
+	n.cl = cl
+	ctx, stop := context.WithCancel(context.Background())
+	n.stop = stop
+	go n.poll(ctx)
+	return n, nil
+}
+
+// Leave closes a node gracefully: kgo revokes everything (the revoke commits) and leaves the
+// group. It fails if the leave does not finish within the rebalance timeout plus a session.
+func (h *Harness) Leave(name string) error {
+	n, err := h.node(name)
+	if err != nil {
+		return err
+	}
+	if s := n.status(); s != running && s != cut {
+		return fmt.Errorf("leave %s: not running", name)
+	}
+	end := h.rec.Begin(history.Event{Kind: history.Close, Node: name, Proto: h.cfg.Protocol.Proto})
+	n.stop()
+	<-n.done
+	limit := h.cfg.Timing.Rebalance + h.cfg.Timing.Session
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	n.cl.AllowRebalance()
+	lerr := n.cl.LeaveGroupContext(ctx)
+	n.setState(closed)
+	n.cl.Close()
+	x := history.Event{}
+	if lerr != nil {
+		x.Err = errString(lerr)
+	}
+	end(x)
+	if lerr != nil && ctx.Err() != nil {
+		return fmt.Errorf("leave %s: not left after %v: %v", name, limit, lerr)
+	}
+	return nil
+}
+
+// LeaveAll closes every running node at once, as a deployment shutting down does.
+func (h *Harness) LeaveAll() error {
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for _, n := range h.live() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := h.Leave(n.Name); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// Crash kills a node without leaving: its network goes down at once and it observes nothing
+// more (the recorder drops its later events). kgo's Close runs in the background, since it
+// retries requests no broker can receive (PEERS.md §5, "Crash semantics").
+func (h *Harness) Crash(name string) error {
+	n, err := h.node(name)
+	if err != nil {
+		return err
+	}
+	h.rec.Record(history.Event{Kind: history.Crash, Node: name, Proto: h.cfg.Protocol.Proto})
+	n.setState(crashed)
+	n.net.Down()
+	n.stop()
+	n.gone = make(chan struct{})
+	go func() {
+		defer close(n.gone)
+		<-n.done
+		n.cl.AllowRebalance()
+		n.cl.Close()
+	}()
+	return nil
+}
+
+// Cut cuts a node off from the group coordinator's broker only: it keeps running, and keeps
+// fetching the partitions led by the other brokers (PEERS.md §5: the case that produces real
+// double processing).
+func (h *Harness) Cut(name string) error {
+	n, err := h.node(name)
+	if err != nil {
+		return err
+	}
+	coord := h.cluster.CoordinatorFor(Group)
+	h.rec.Record(history.Event{Kind: history.Cut, Node: name, Proto: h.cfg.Protocol.Proto,
+		Note: fmt.Sprintf("from coordinator broker %d", coord)})
+	n.mu.Lock()
+	n.st, n.polledAt = cut, n.polled
+	n.mu.Unlock()
+	n.net.Cut(coord)
+	return nil
+}
+
+// Heal ends a cut.
+func (h *Harness) Heal(name string) error {
+	n, err := h.node(name)
+	if err != nil {
+		return err
+	}
+	n.net.Heal()
+	n.mu.Lock()
+	n.st = running
+	during := n.polled - n.polledAt
+	n.mu.Unlock()
+	h.rec.Record(history.Event{Kind: history.Heal, Node: name, Proto: h.cfg.Protocol.Proto,
+		Note: fmt.Sprintf("polled %d records while cut", during)})
+	return nil
+}
+
+// AddPartitions adds k partitions to topic. Classic leaders see it on their next metadata
+// refresh and rebalance; kfake bumps a KIP-848 group's epoch itself (notifyTopicChange).
+func (h *Harness) AddPartitions(ctx context.Context, topic string, k int) error {
+	h.mark(Coordinator, "add %d partitions to %s", k, topic)
+	rs, err := h.adm.CreatePartitions(ctx, k, topic)
+	if err == nil {
+		err = rs.Error()
+	}
+	if err != nil {
+		return fmt.Errorf("add partitions to %s: %v", topic, err)
+	}
+	h.mu.Lock()
+	h.parts[topic] += int32(k)
+	h.mu.Unlock()
+	return nil
+}
+
+// Fence makes kfake answer the node's next heartbeat with a fencing error and waits until it
+// has: UNKNOWN_MEMBER_ID on a classic Heartbeat, FENCED_MEMBER_EPOCH on a
+// ConsumerGroupHeartbeat. The fault is checked before kfake's handler runs, so the broker's
+// state is unchanged: only the member is told it is out (PEERS.md §1, Fault).
+func (h *Harness) Fence(ctx context.Context, name string) error {
+	n, err := h.node(name)
+	if err != nil {
+		return err
+	}
+	member, _ := n.cl.GroupMetadata()
+	key, ferr := kmsg.Heartbeat, kerr.UnknownMemberID
+	if h.cfg.Protocol.Proto == history.Consumer {
+		key, ferr = kmsg.ConsumerGroupHeartbeat, kerr.FencedMemberEpoch
+	}
+	h.mark(name, "inject %s on %s of member %s", ferr.Message, key.Name(), member)
+	fh := h.cluster.Fault(kfake.Fault{Keys: []kmsg.Key{key}, Group: Group, Err: ferr, Count: 1,
+		When: func(r kmsg.Request) bool {
+			switch r := r.(type) {
+			case *kmsg.HeartbeatRequest:
+				return r.MemberID == member
+			case *kmsg.ConsumerGroupHeartbeatRequest:
+				return r.MemberID == member
+			}
+			return false
+		}})
+	wctx, cancel := context.WithTimeout(ctx, h.cfg.Timing.Session*4)
+	defer cancel()
+	if err := fh.Wait(wctx, 1); err != nil {
+		fh.Remove()
+		return fmt.Errorf("fence %s: no heartbeat from member %s: %v", name, member, err)
+	}
+	return nil
+}

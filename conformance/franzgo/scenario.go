@@ -1,0 +1,127 @@
+package franzgo
+
+import (
+	"context"
+	"fmt"
+)
+
+// Op is what a Step does.
+type Op string
+
+// The steps a scenario is made of.
+const (
+	OpStart         Op = "start"          // start Node (with Fault)
+	OpLeave         Op = "leave"          // close Node gracefully
+	OpLeaveAll      Op = "leave-all"      // close every running node at once
+	OpCrash         Op = "crash"          // kill Node without leaving
+	OpCut           Op = "cut"            // cut Node off from the coordinator
+	OpHeal          Op = "heal"           // end Node's cut
+	OpAddPartitions Op = "add-partitions" // add two partitions to t1
+	OpFence         Op = "fence"          // have kfake fence Node's next heartbeat
+	OpSettle        Op = "settle"         // wait for the settle signature
+)
+
+// Step is one action of a scenario.
+type Step struct {
+	Op    Op
+	Node  string
+	Fault Fault
+}
+
+func (s Step) String() string {
+	switch {
+	case s.Node == "":
+		return string(s.Op)
+	case s.Fault != NoFault:
+		return fmt.Sprintf("%s %s fault=%s", s.Op, s.Node, s.Fault)
+	}
+	return fmt.Sprintf("%s %s", s.Op, s.Node)
+}
+
+// Scenario is a named script. Zombie scenarios leave a member running that the coordinator
+// has fenced; they are slower and skipped under -short (PEERS.md §6.5).
+type Scenario struct {
+	Name   string
+	Zombie bool
+	Steps  []Step
+}
+
+func start(nodes ...string) []Step {
+	var s []Step
+	for _, n := range nodes {
+		s = append(s, Step{Op: OpStart, Node: n})
+	}
+	return s
+}
+
+func steps(parts ...[]Step) []Step {
+	var s []Step
+	for _, p := range parts {
+		s = append(s, p...)
+	}
+	return s
+}
+
+var settle = []Step{{Op: OpSettle}}
+
+// The scenarios of issue 7 item 2: churn (joins, graceful leaves, partitions added), a crash
+// without leaving, an injected fence, and a member cut off from the coordinator.
+var (
+	Churn = Scenario{Name: "churn", Steps: steps(start("a", "b", "c"), settle,
+		start("d"), settle,
+		[]Step{{Op: OpLeave, Node: "b"}}, settle,
+		[]Step{{Op: OpAddPartitions}}, settle,
+		[]Step{{Op: OpLeaveAll}})}
+	Crash = Scenario{Name: "crash", Steps: steps(start("a", "b", "c"), settle,
+		[]Step{{Op: OpCrash, Node: "b"}}, settle,
+		start("e"), settle,
+		[]Step{{Op: OpLeaveAll}})}
+	Fence = Scenario{Name: "fence", Steps: steps(start("a", "b", "c"), settle,
+		[]Step{{Op: OpFence, Node: "b"}}, settle,
+		[]Step{{Op: OpLeaveAll}})}
+	Cut = Scenario{Name: "cut", Zombie: true, Steps: steps(start("a", "b", "c"), settle,
+		[]Step{{Op: OpCut, Node: "b"}}, settle,
+		[]Step{{Op: OpHeal, Node: "b"}}, settle,
+		[]Step{{Op: OpLeaveAll}})}
+)
+
+// Scenarios lists the clean scenarios.
+var Scenarios = []Scenario{Churn, Crash, Fence, Cut}
+
+// Run executes the scenario's steps in order, with a jitter pause before each.
+func (h *Harness) Run(ctx context.Context, sc Scenario) error {
+	h.mark(Coordinator, "scenario %s protocol %s seed %d", sc.Name, h.cfg.Protocol.Name, h.cfg.Seed)
+	for i, s := range sc.Steps {
+		h.jitter()
+		if err := h.Do(ctx, s); err != nil {
+			return fmt.Errorf("step %d (%s): %v", i+1, s, err)
+		}
+	}
+	return nil
+}
+
+// Do executes one step.
+func (h *Harness) Do(ctx context.Context, s Step) error {
+	switch s.Op {
+	case OpStart:
+		_, err := h.Start(s.Node, s.Fault)
+		return err
+	case OpLeave:
+		return h.Leave(s.Node)
+	case OpLeaveAll:
+		return h.LeaveAll()
+	case OpCrash:
+		return h.Crash(s.Node)
+	case OpCut:
+		return h.Cut(s.Node)
+	case OpHeal:
+		return h.Heal(s.Node)
+	case OpAddPartitions:
+		return h.AddPartitions(ctx, "t1", 2)
+	case OpFence:
+		return h.Fence(ctx, s.Node)
+	case OpSettle:
+		return h.Settle(ctx)
+	}
+	return fmt.Errorf("unknown op %q", s.Op)
+}

@@ -1,0 +1,133 @@
+package franzgo
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+// Verdict is what one run came to: the oracle's report on its history, and what the harness
+// itself saw go wrong.
+type Verdict struct {
+	History history.History
+	Report  oracle.Report
+	RunErr  error    // a step failed (a settle that timed out, a leave that hung)
+	Broker  []string // kfake ERROR lines and tap failures (Observer.Errors)
+	Logs    map[string]string
+}
+
+// Judge checks the harness's history with the oracle. Call it after Close, so that the
+// history is complete.
+func Judge(h *Harness, runErr error) Verdict {
+	hist := h.History()
+	return Verdict{History: hist, Report: oracle.Check(hist, oracle.Options{}), RunErr: runErr,
+		Broker: h.Observer().Errors(), Logs: h.Logs()}
+}
+
+// OK reports whether the run is clean: no violation, no failed step, nothing wrong on the
+// broker side. Zombies do not fail a run: they are Kafka's allowed window (PEERS.md §6.4).
+func (v Verdict) OK() bool { return v.Report.OK() && v.RunErr == nil && len(v.Broker) == 0 }
+
+// Has reports whether the report holds a finding of the property in class naming node.
+func (v Verdict) Has(property, class, node string) bool {
+	list := v.Report.Violations
+	if class == oracle.ClassZombie {
+		list = v.Report.Zombies
+	}
+	for _, x := range list {
+		if x.Property == property && strings.Contains(x.Message, node) {
+			return true
+		}
+	}
+	return false
+}
+
+// Summary is one line about the run.
+func (v Verdict) Summary() string {
+	s := fmt.Sprintf("%d events, %d members, %d violations, %d zombies",
+		v.Report.Events, v.Report.Members, len(v.Report.Violations), len(v.Report.Zombies))
+	if v.RunErr != nil {
+		s += ", run error: " + v.RunErr.Error()
+	}
+	if len(v.Broker) > 0 {
+		s += ", broker: " + strings.Join(v.Broker, "; ")
+	}
+	return s
+}
+
+// ZombieSpans measures each exclusive-ownership zombie: how long the two owners overlapped,
+// from the later of the two assigns to the first release (or the end of the history).
+func (v Verdict) ZombieSpans() []time.Duration {
+	var end int64
+	if n := len(v.History); n > 0 {
+		end = v.History[n-1].T
+	}
+	var spans []time.Duration
+	for _, z := range v.Report.Zombies {
+		if z.Property != oracle.ExclusiveOwnership || len(z.Events) < 2 {
+			continue
+		}
+		from, to := int64(0), end
+		for _, e := range z.Events {
+			if e.Kind == history.Assign && e.Phase == history.Begin && e.T > from {
+				from = e.T
+			}
+		}
+		for _, e := range z.Events {
+			if releases(e) && e.T >= from && e.T < to {
+				to = e.T
+			}
+		}
+		spans = append(spans, time.Duration(to-from))
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i] < spans[j] })
+	return spans
+}
+
+// releases reports whether e can end an ownership: a revoke's or lost's end, a crash, a
+// restart, a close's end.
+func releases(e history.Event) bool {
+	switch e.Kind {
+	case history.Revoke, history.Lost, history.Close:
+		return e.Phase == history.End
+	case history.Crash, history.Start:
+		return true
+	}
+	return false
+}
+
+// Save writes the history (JSON lines), the report, and the kfake and kgo logs to dir, and
+// returns the history's path.
+func (v Verdict) Save(dir, name string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name+".jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	werr := v.History.Write(f)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return "", werr
+	}
+	report := v.Report.String() + "\n" + v.Summary() + "\n"
+	if err := os.WriteFile(filepath.Join(dir, name+".report.txt"), []byte(report), 0o644); err != nil {
+		return "", err
+	}
+	for who, log := range v.Logs {
+		if err := os.WriteFile(filepath.Join(dir, name+"."+who+".log"), []byte(log), 0o644); err != nil {
+			return "", err
+		}
+	}
+	return path, nil
+}

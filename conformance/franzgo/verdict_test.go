@@ -1,0 +1,157 @@
+package franzgo
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
+	"github.com/twmb/franz-go/pkg/kfake"
+)
+
+// zombieHistory is PEERS.md §2's KIP-848 zombie in miniature: b is cut off, the coordinator
+// fences it, a is assigned b's partition, and b gives it up only after it hears, 700 ms later.
+func zombieHistory() history.History {
+	var now int64
+	rec := history.NewRecorderClock(func() int64 { return now })
+	at := func(ms int64) { now = ms * int64(time.Millisecond) }
+	p := history.Parts{"t1": {0}}
+	c := history.Consumer
+	rec.Record(history.Event{Kind: history.Start, Node: "a", Proto: c})
+	rec.Record(history.Event{Kind: history.Start, Node: "b", Proto: c})
+	rec.Record(history.Event{Kind: history.Generation, Node: "b", Proto: c, Member: "ub", Gen: 1})
+	end := rec.Begin(history.Event{Kind: history.Assign, Node: "b", Proto: c, Member: "ub", Gen: 1, Parts: p})
+	end(history.Event{Member: "ub", Gen: 1})
+	at(100)
+	rec.Record(history.Event{Kind: history.Cut, Node: "b", Proto: c})
+	at(1600)
+	rec.Record(history.Event{Kind: history.Fenced, Node: "b", Proto: c, Member: "ub", Gen: 1})
+	at(1700)
+	rec.Record(history.Event{Kind: history.Generation, Node: "a", Proto: c, Member: "ua", Gen: 2})
+	end = rec.Begin(history.Event{Kind: history.Assign, Node: "a", Proto: c, Member: "ua", Gen: 2, Parts: p})
+	end(history.Event{Member: "ua", Gen: 2})
+	at(2300)
+	rec.Record(history.Event{Kind: history.Heal, Node: "b", Proto: c})
+	end = rec.Begin(history.Event{Kind: history.Lost, Node: "b", Proto: c, Member: "ub", Gen: 1, Parts: p})
+	at(2400)
+	end(history.Event{Member: "ub", Gen: 1})
+	return rec.History()
+}
+
+func TestVerdict(t *testing.T) {
+	h := zombieHistory()
+	v := Verdict{History: h, Report: oracle.Check(h, oracle.Options{}), Logs: map[string]string{"kfake": "log line\n"}}
+	if !v.OK() {
+		t.Fatalf("a zombie must not fail the run:\n%s", v.Report)
+	}
+	if !v.Has(oracle.ExclusiveOwnership, oracle.ClassZombie, "b") {
+		t.Errorf("no exclusive-ownership zombie naming b:\n%s", v.Report)
+	}
+	if v.Has(oracle.ExclusiveOwnership, oracle.ClassViolation, "b") {
+		t.Errorf("the zombie is reported as a violation:\n%s", v.Report)
+	}
+	if got, want := v.ZombieSpans(), []time.Duration{700 * time.Millisecond}; len(got) != 1 || got[0] != want[0] {
+		t.Errorf("ZombieSpans = %v, want %v (a's assign at 1.7 s to b's lost at 2.4 s)", got, want)
+	}
+	if s := v.Summary(); !strings.Contains(s, "0 violations") || !strings.Contains(s, "zombies") {
+		t.Errorf("Summary = %q", s)
+	}
+
+	dir := t.TempDir()
+	path, err := v.Save(dir, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := history.Read(f)
+	if err != nil || len(back) != len(h) {
+		t.Errorf("saved history reads back as %d events, err %v; want %d", len(back), err, len(h))
+	}
+	for _, name := range []string{"run.report.txt", "run.kfake.log"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("artifact %s: %v", name, err)
+		}
+	}
+	if _, err := v.Save(filepath.Join(path, "not-a-dir"), "run"); err == nil {
+		t.Error("Save under a file did not fail")
+	}
+
+	bad := v
+	bad.RunErr = errors.New("not settled")
+	bad.Broker = []string{"kfake ERROR: double claim"}
+	if bad.OK() {
+		t.Error("a run error and a kfake ERROR must fail the run")
+	}
+	if s := bad.Summary(); !strings.Contains(s, "not settled") || !strings.Contains(s, "double claim") {
+		t.Errorf("Summary = %q, want the run error and the broker line", s)
+	}
+}
+
+// kfake's fencing log lines become Fenced events naming the member's node (PEERS.md §6.4,
+// "parse kfake's debug logs"); an ERROR line fails the run (PEERS.md §1, addPartitionEpochs).
+func TestObserverLog(t *testing.T) {
+	rec := history.NewRecorder()
+	obs := NewObserver(rec)
+	obs.member("u1", "n1")
+	obs.Logf(kfake.LogLevelWarn, "consumerSessionTimeout: group=%s member=%s epoch=%d remaining=%d", "g", "u1", int32(4), 1)
+	obs.Logf(kfake.LogLevelWarn, "consumerRebalanceTimeout: group=%s member=%s epoch=%d remaining=%d", "g", "u9", int32(2), 0)
+	obs.Logf(kfake.LogLevelInfo, "consumerJoin: group=%s member=%s", "g", "u1")
+	obs.Logf(kfake.LogLevelError, "group %s: addPartitionEpochs: partition %d", "g", 3)
+
+	var fenced []history.Event
+	for _, e := range rec.History() {
+		if e.Kind == history.Fenced {
+			fenced = append(fenced, e)
+		}
+	}
+	if len(fenced) != 2 {
+		t.Fatalf("got %d Fenced events, want 2: %+v", len(fenced), fenced)
+	}
+	if f := fenced[0]; f.Node != "n1" || f.Member != "u1" || f.Gen != 4 || f.Note != "kfake session timeout" {
+		t.Errorf("session timeout: %+v", f)
+	}
+	if f := fenced[1]; f.Node != Coordinator || f.Member != "u9" || f.Gen != 2 || f.Note != "kfake rebalance timeout" {
+		t.Errorf("rebalance timeout of an unknown member: %+v", f)
+	}
+	if errs := obs.Errors(); len(errs) != 1 || !strings.Contains(errs[0], "addPartitionEpochs: partition 3") {
+		t.Errorf("Errors = %v", errs)
+	}
+	if log := obs.Log(); strings.Count(log, "\n") != 4 || !strings.Contains(log, "[ERR]") {
+		t.Errorf("Log kept:\n%s", log)
+	}
+}
+
+// A classic member missing from the next generation's member list was removed, unless it
+// left on its own (KAFKA.md §1.12: the coordinator removes a member at its session timeout).
+func TestObserverClassicRemoval(t *testing.T) {
+	rec := history.NewRecorder()
+	obs := NewObserver(rec)
+	for m, n := range map[string]string{"m1": "n1", "m2": "n2", "m3": "n3"} {
+		obs.member(m, n)
+	}
+	obs.generation(1, []string{"m1", "m2", "m3"})
+	obs.leaves("m3")
+	obs.generation(2, []string{"m1"})
+	obs.generation(2, []string{"m9"}) // a repeat of generation 2 says nothing new
+	var fenced []history.Event
+	for _, e := range rec.History() {
+		if e.Kind == history.Fenced {
+			fenced = append(fenced, e)
+		}
+	}
+	if len(fenced) != 1 {
+		t.Fatalf("got %d Fenced events, want 1 (m2): %+v", len(fenced), fenced)
+	}
+	if f := fenced[0]; f.Node != "n2" || f.Member != "m2" || f.Gen != 1 || f.Proto != history.Classic ||
+		f.Note != "not in generation 2's member list" {
+		t.Errorf("Fenced = %+v", f)
+	}
+}
