@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
+	"github.com/groupcheck/groupcheck/oracle/lin"
 )
 
 // stdin is where `check-history -` reads; a variable so that tests can feed it.
@@ -21,15 +25,34 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check-history", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
+	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
+	html := fs.String("html", "", "with --linearizability: write porcupine's HTML visualization here when it fails")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json]   (FILE - reads standard input)")
+		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--linearizability [--timeout D] [--html FILE]]   (FILE - reads standard input)")
 		return 2
 	}
-	r, err := readReport(pos[0])
+	if *html != "" && !*linearizability {
+		fmt.Fprintln(stderr, "groupcheck check-history: --html needs --linearizability")
+		return 2
+	}
+	var o oracle.Options
+	var htmlErr error
+	if *linearizability {
+		o.Linearizability = func(h history.History) (bool, string, error) {
+			var page bytes.Buffer
+			res, err := lin.CheckAndVisualize(h, *timeout, &page)
+			if err == nil && !res.OK && *html != "" {
+				htmlErr = os.WriteFile(*html, page.Bytes(), 0o644)
+			}
+			return res.OK, res.Detail, err
+		}
+	}
+	r, err := readReport(pos[0], o)
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck check-history: %s: %v\n", pos[0], err)
 		return 2
@@ -50,20 +73,27 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprint(stdout, r)
 	}
+	if htmlErr != nil {
+		fmt.Fprintf(stderr, "groupcheck check-history: %v\n", htmlErr)
+		return 2
+	}
 	if !r.OK() {
+		if *html != "" && r.Linearizable != oracle.LinYes {
+			fmt.Fprintf(stderr, "porcupine's visualization: %s\n", *html)
+		}
 		return 1
 	}
 	return 0
 }
 
-func readReport(path string) (oracle.Report, error) {
+func readReport(path string, o oracle.Options) (oracle.Report, error) {
 	if path == "-" {
-		return oracle.CheckReader(stdin, oracle.Options{})
+		return oracle.CheckReader(stdin, o)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return oracle.Report{}, err
 	}
 	defer f.Close()
-	return oracle.CheckReader(f, oracle.Options{})
+	return oracle.CheckReader(f, o)
 }

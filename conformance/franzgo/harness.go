@@ -50,6 +50,10 @@ type Harness struct {
 	parts map[string]int32 // topic → partition count now
 	rng   *rand.Rand
 
+	// injected: the harness had kfake answer with an error the coordinator's state does not
+	// explain (Fence), so the history's coordinator answers are not all the coordinator's.
+	injected bool
+
 	produceStop context.CancelFunc
 	produced    chan struct{}
 	closeOnce   sync.Once

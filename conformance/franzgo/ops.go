@@ -194,6 +194,9 @@ func (h *Harness) Fence(ctx context.Context, name string) error {
 		key, ferr = kmsg.ConsumerGroupHeartbeat, kerr.FencedMemberEpoch
 	}
 	h.mark(name, "inject %s on %s of member %s", ferr.Message, key.Name(), member)
+	h.mu.Lock()
+	h.injected = true
+	h.mu.Unlock()
 	fh := h.cluster.Fault(kfake.Fault{Keys: []kmsg.Key{key}, Group: Group, Err: ferr, Count: 1,
 		When: func(r kmsg.Request) bool {
 			switch r := r.(type) {

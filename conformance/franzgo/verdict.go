@@ -22,11 +22,20 @@ type Verdict struct {
 	Logs    map[string]string
 }
 
-// Judge checks the harness's history with the oracle. Call it after Close, so that the
-// history is complete.
+// Judge checks the harness's history with the oracle, the coordinator's operations for
+// linearizability included — except after an injected fence, whose error answer is the
+// harness's, not the coordinator's (the reference coordinator would never fence a member at
+// its current epoch, and lin rightly says so). Call it after Close, so that the history is
+// complete.
 func Judge(h *Harness, runErr error) Verdict {
 	hist := h.History()
-	return Verdict{History: hist, Report: oracle.Check(hist, oracle.Options{}), RunErr: runErr,
+	var o oracle.Options
+	h.mu.Lock()
+	if !h.injected {
+		o.Linearizability = oracle.Linearizable(time.Minute)
+	}
+	h.mu.Unlock()
+	return Verdict{History: hist, Report: oracle.Check(hist, o), RunErr: runErr,
 		Broker: h.Observer().Errors(), Logs: h.Logs()}
 }
 
