@@ -129,6 +129,9 @@ func conform(t *testing.T, p Protocol, sc Scenario, seed uint64, tl *tally) {
 		tl.spans = append(tl.spans, v.ZombieSpans()...)
 	}
 	t.Logf("seed %d, %v: %s", seed, wall.Round(time.Millisecond), v.Summary())
+	for _, k := range v.Known {
+		t.Logf("known kfake deviation: %s", k)
+	}
 	for _, z := range v.Report.Zombies {
 		t.Logf("zombie %s: %s", z.Property, z.Message)
 	}
