@@ -77,8 +77,8 @@ func (g *liveGraph) rounds() Rounds {
 			continue
 		}
 		for _, e := range es {
-			if e.fair {
-				continue // not an environment event
+			if e.fair || g.keys[e.key].kind == spec.Commit {
+				continue // not an environment event, or one that changes no membership
 			}
 			rb, st, un := int(e.bump), 1, 0
 			if !g.goal[e.to] {
