@@ -103,3 +103,25 @@ func TestCheckHistoryMalformedAndUsage(t *testing.T) {
 		t.Errorf("usage does not list check-history:\n%s", out)
 	}
 }
+
+// TestCheckHistoryLinearizability: --linearizability checks the coordinator's answers with
+// porcupine; a history whose answers no reference coordinator gives (kfake told two members
+// they lead one generation) fails and writes the HTML visualization; --html alone is usage.
+func TestCheckHistoryLinearizability(t *testing.T) {
+	var out, errb strings.Builder
+	if code := run([]string{"check-history", "--linearizability", cleanHistory}, &out, &errb); code != 0 || !strings.Contains(out.String(), "linearizable: yes") {
+		t.Errorf("clean history: exit %d, want 0 and linearizable: yes\n%s%s", code, out.String(), errb.String())
+	}
+	html := filepath.Join(t.TempDir(), "lin.html")
+	out.Reset()
+	bad := "../../conformance/franzgo/testdata/kfake-two-leaders-cooperative.jsonl"
+	if code := run([]string{"check-history", "--linearizability", "--html", html, bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "two leaders") {
+		t.Errorf("two leaders: exit %d, want 1 naming two leaders\n%s", code, out.String())
+	}
+	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), "<html") {
+		t.Errorf("the visualization was not written as HTML (%v, %d bytes)", err, len(b))
+	}
+	if code := run([]string{"check-history", "--html", html, cleanHistory}, &out, &errb); code != 2 {
+		t.Errorf("--html without --linearizability: exit %d, want 2", code)
+	}
+}
