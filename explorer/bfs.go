@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -40,7 +42,19 @@ type checker[S, A any] struct {
 	decided   []bool
 	at        []found // where each decided property was decided
 
-	claimRate float64 // new fingerprints per parent in the last batch
+	claimRate  float64 // new fingerprints per parent in the last batch
+	recordRate float64 // records per new state in the last level
+
+	// Memory (memory.go): the level being expanded is rebuilt (states
+	// with pointers, spilled), the units it was cut into, the number of
+	// levels spilled, and the Go soft memory limit to restore.
+	rebuild bool
+	units   []unit
+	spilled int
+	goLimit int64
+
+	errOnce sync.Once
+	err     error // a broken contract found while rebuilding a level
 
 	start time.Time
 	mon   *monitor
@@ -65,7 +79,29 @@ type worker[S, A any] struct {
 	scratch   fpBuf                // one shard's worth of them, in insertLevel
 	merge     mergeScratch
 	loserView [][]uint64 // filterSegment's cursors into the losers
+	blk       *block[S]  // the block a pass is on (see visit)
+	writing   bool       // and may change
 	_         [64]byte
+}
+
+// visit notes that the worker's pass moves to block b, which it may
+// change if write: a spilled block is pinned (brought into memory) until
+// the worker moves on. A pass goes through a level in order, so it
+// keeps a block or so per worker in memory.
+func (w *worker[S, A]) visit(b *block[S], write bool) {
+	if b != w.blk || write && !w.writing {
+		w.blk.unpin()
+		b.pin(write)
+		w.blk, w.writing = b, write
+	}
+}
+
+// endPass unpins the blocks the workers were on at the end of a pass.
+func (c *checker[S, A]) endPass() {
+	for _, w := range c.ws {
+		w.blk.unpin()
+		w.blk, w.writing = nil, false
+	}
 }
 
 func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checker[S, A] {
@@ -77,7 +113,7 @@ func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checke
 			panic(fmt.Sprintf("explorer: property %q has no Check", p.Name))
 		}
 	}
-	c := &checker[S, A]{m: m, props: props, o: o, kinds: m.ActionKinds(), pool: newPool[S]()}
+	c := &checker[S, A]{m: m, props: props, o: o, kinds: m.ActionKinds(), pool: newPool[S](o.TraceDir)}
 	c.workers = o.Workers
 	if c.workers <= 0 {
 		c.workers = runtime.GOMAXPROCS(0)
@@ -97,14 +133,23 @@ func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checke
 	c.cl = newClaims()
 	c.trace = newTraceStore(o.TraceDir)
 	c.claimRate = 4
+	c.recordRate = 1
 	return c
 }
 
 func (c *checker[S, A]) close() {
 	c.pool.put(nil, 0) // unmaps the free lists
+	if c.pool.disk != nil {
+		c.pool.disk.close()
+	}
 	c.vis.free()
 	c.cl.free()
 	c.trace.close()
+}
+
+// fail records the first broken contract found while rebuilding a level.
+func (c *checker[S, A]) fail(err error) {
+	c.errOnce.Do(func() { c.err = err })
 }
 
 // run is the level-synchronous search. Each iteration expands the
@@ -113,8 +158,13 @@ func (c *checker[S, A]) close() {
 // and stores parent keys (commit.go).
 func (c *checker[S, A]) run() Report[S, A] {
 	c.start = time.Now()
+	if c.o.MaxMemory > 0 {
+		c.goLimit = debug.SetMemoryLimit(-1)
+		defer debug.SetMemoryLimit(c.goLimit)
+	}
 	blockBytes := int64(blockLen) * (int64(unsafe.Sizeof(*new(S))) + 4)
-	c.mon = startMonitor(c.o, c.start, func() int64 { return c.pool.count.Load() * blockBytes })
+	c.mon = startMonitor(c.o, c.start, !c.pool.offHeap, unsafe.Sizeof(*new(S))+12,
+		func() int64 { return c.pool.count.Load() * blockBytes })
 	cur, stop := c.initLevel()
 	for stop == "" {
 		if cur.n == 0 {
@@ -123,22 +173,46 @@ func (c *checker[S, A]) run() Report[S, A] {
 		if stop = c.boundReached(len(c.levels) - 1); stop != "" {
 			break
 		}
-		c.mon.beginLevel(len(c.levels), cur.n)
+		if stop = c.planLevel(cur); stop != "" {
+			break
+		}
+		c.mon.beginLevel(len(c.levels), cur.n, c.rebuild)
 		next, aborted := c.expand(cur)
-		c.pool.put(cur.blocks, len(next.blocks))
+		if !c.rebuild { // a rebuilt level needs its parents until commit
+			c.pool.put(cur.blocks, next.inMemory())
+		}
+		if !aborted && c.o.MaxMemory > 0 && !c.commitFits(next, cur) {
+			aborted = true
+			c.mon.why.CompareAndSwap(0, stopMemory)
+		}
 		if aborted {
+			if c.rebuild {
+				c.pool.put(cur.blocks, 0)
+			}
 			c.pool.put(next.blocks, 0)
 			cur = &level[S]{} // both levels are back in the pool
 			c.discardLevel()
 			stop = c.mon.reason()
 			break
 		}
-		stop = c.commit(next)
+		stop = c.commit(next, cur)
+		if c.rebuild {
+			c.pool.put(cur.blocks, next.inMemory())
+		}
 		cur = next
 	}
 	c.pool.put(cur.blocks, 0)
 	c.mon.stop()
 	return c.report(stop)
+}
+
+// commitFits reports whether committing next stays within MaxMemory.
+func (c *checker[S, A]) commitFits(next, cur *level[S]) bool {
+	var records int64
+	for _, s := range next.segs {
+		records += int64(len(s.states))
+	}
+	return c.commitForecast(next, cur, records-int64(c.loserCount())) <= memoryRoom(c.o.MaxMemory)
 }
 
 // boundReached checks the bounds at a level boundary, depth being the
@@ -213,6 +287,11 @@ func (c *checker[S, A]) report(stop string) Report[S, A] {
 		Duration:   time.Since(c.start),
 		Workers:    c.workers,
 		PeakMemory: c.mon.peak.Load(),
+		Spilled:    c.spilled,
+		Err:        c.err,
+	}
+	if r.Err == nil {
+		r.Err = c.pool.spillErr()
 	}
 	n := float64(c.distinct)
 	r.Collision = n * n / (1 << 65)

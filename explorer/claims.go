@@ -212,13 +212,13 @@ func (c *claims) settle(bs []*budget) {
 // rehashed by up to workers goroutines. Losers found while folding the
 // overflow go to b.
 func (c *claims) ensure(more int64, workers int, b *budget) {
-	need := c.used + more
-	if need <= int64(float64(c.n)*claimHardLoad*0.9) && !c.spilled.Load() {
+	slots, ok := c.rehashTo(more)
+	if !ok {
 		return
 	}
 	old := c.tab
 	c.tab = words{}
-	c.alloc(max(claimMinSlots, int(float64(need+int64(len(c.overflow)))/claimTargetLoad)))
+	c.alloc(slots)
 	const chunk = 1 << 14 // pairs
 	pairs := len(old.w) / 2
 	parallelFor(workers, (pairs+chunk-1)/chunk, func(_, k int) bool {
@@ -294,12 +294,47 @@ func (c *claims) release() {
 // the new table at once, and at the widest levels that transient, not
 // the table, makes the peak. Fresh mappings are zero, so there is
 // nothing to clear.
-func (c *claims) prepare() {
+func (c *claims) prepare() { c.alloc(c.prepared()) }
+
+// prepared is the number of slots prepare allocates.
+func (c *claims) prepared() int {
 	est := float64(c.last)
 	if c.prev > 0 {
 		est *= min(2, max(1, float64(c.last)/float64(c.prev)))
 	}
-	c.alloc(max(claimMinSlots, int(est/claimTargetLoad)))
+	return max(claimMinSlots, int(est/claimTargetLoad))
+}
+
+// forecast returns the memory the table takes while a level that
+// claims about n fingerprints is expanded: the table prepare allocates,
+// plus, if n outgrows it, the table ensure rehashes it into, as both are
+// held during the rehash.
+func (c *claims) forecast(n int64) uint64 {
+	slots := c.prepared()
+	b := 16 * uint64(slots)
+	if float64(n) > float64(slots)*claimHardLoad*0.9 {
+		b += 16 * uint64(float64(n)/claimTargetLoad)
+	}
+	return b
+}
+
+// growth returns the memory ensure would allocate to make room for more
+// fingerprints, or 0 if it would not rehash.
+func (c *claims) growth(more int64) uint64 {
+	if slots, ok := c.rehashTo(more); ok {
+		return 16 * uint64(slots)
+	}
+	return 0
+}
+
+// rehashTo returns the size of the table ensure rehashes into to make
+// room for more fingerprints, and false if the table is large enough.
+func (c *claims) rehashTo(more int64) (int, bool) {
+	need := c.used + more
+	if need <= int64(float64(c.n)*claimHardLoad*0.9) && !c.spilled.Load() {
+		return 0, false
+	}
+	return max(claimMinSlots, int(float64(need+int64(len(c.overflow)))/claimTargetLoad)), true
 }
 
 func (c *claims) size() int64 { return c.used }

@@ -16,18 +16,20 @@ import (
 //     the shard (insertLevel).
 //  3. Number the level (segment order is parent-key order) and apply
 //     MaxStates.
-//  4. In parallel over segments: check the undecided properties; then
-//     resolve where each property was decided, and append the parent
-//     keys to the trace.
+//  4. In parallel over segments: check the undecided properties (a
+//     rebuilt level first gets its states back from cur, see
+//     rebuild.go); then resolve where each property was decided, and
+//     append the parent keys to the trace.
 //
 // It returns the name of the bound that stops the run, if any.
-func (c *checker[S, A]) commit(next *level[S]) string {
+func (c *checker[S, A]) commit(next, cur *level[S]) string {
 	losers, nLosers := c.losers()
-	c.reserveFps(next, nLosers)
+	records := c.reserveFps(next, nLosers)
 	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
 		c.filterSegment(c.ws[w], &next.segs[k], losers)
 		return true
 	})
+	c.endPass()
 	for _, w := range c.ws {
 		w.budget.losers = w.budget.losers[:0]
 	}
@@ -41,16 +43,24 @@ func (c *checker[S, A]) commit(next *level[S]) string {
 		clear(w.cov)
 	}
 	next.number()
+	if next.n > 0 {
+		c.recordRate = float64(records) / float64(next.n)
+	}
 	stop := ""
 	if c.o.MaxStates > 0 && c.distinct+next.n > c.o.MaxStates {
 		next.truncate(c.o.MaxStates - c.distinct)
 		stop = StopMaxStates
 	}
 	depth := len(c.levels)
-	parallelFor(c.workers, len(next.segs), func(w, k int) bool {
-		c.checkSegment(c.ws[w], k, &next.segs[k])
-		return true
-	})
+	if c.rebuild {
+		c.rebuildLevel(next, cur)
+	} else {
+		parallelFor(c.workers, len(next.segs), func(w, k int) bool {
+			c.checkSegment(c.ws[w], k, &next.segs[k])
+			return true
+		})
+	}
+	c.endPass()
 	c.resolve(next, depth)
 	next.compact()
 	if next.n == 0 {
@@ -74,12 +84,19 @@ func (c *checker[S, A]) losers() ([][]uint64, int) {
 		return true
 	})
 	ls := make([][]uint64, len(c.ws))
-	n := 0
 	for i, w := range c.ws {
 		ls[i] = w.budget.losers
-		n += len(ls[i])
 	}
-	return ls, n
+	return ls, c.loserCount()
+}
+
+// loserCount returns the number of keys that lost their claims.
+func (c *checker[S, A]) loserCount() int {
+	n := 0
+	for _, w := range c.ws {
+		n += len(w.budget.losers)
+	}
+	return n
 }
 
 // insertLevel adds the fingerprints the workers collected in filter to
@@ -109,37 +126,41 @@ func (c *checker[S, A]) insertLevel() {
 // reserveFps sizes the workers' fingerprint buffers for the level: the
 // level keeps one state per record whose key did not lose, and the
 // workers take about equal shares of the records; a buffer that gets
-// more than its share plus a margin grows by doubling.
-func (c *checker[S, A]) reserveFps(next *level[S], losers int) {
-	records := -losers
+// more than its share plus a margin grows by doubling. It returns the
+// number of records.
+func (c *checker[S, A]) reserveFps(next *level[S], losers int) int {
+	records := 0
 	for _, s := range next.segs {
 		records += len(s.states)
 	}
-	share := float64(records) / float64(visitedShards*c.workers)
+	share := float64(records-losers) / float64(visitedShards*c.workers)
 	per := int(share*1.05 + 4*math.Sqrt(share))
 	for _, w := range c.ws {
 		for i := range w.shardFps {
 			w.shardFps[i].reserve(per)
 		}
 	}
+	return records
 }
 
 // filterSegment keeps the records whose key did not lose its claim and
 // collects their fingerprints, by visited shard, for insertLevel. Keys
 // in a segment increase, so each sorted list of losers is merged in.
 func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], lists [][]uint64) {
+	w.visit(seg.blk, true)
+	states, keys := seg.view()
 	kept := 0
 	ls := w.loserView[:0]
-	if len(seg.keys) > 0 {
-		first := seg.keyBase + uint64(seg.keys[0])
+	if len(keys) > 0 {
+		first := seg.keyBase + uint64(keys[0])
 		for _, l := range lists {
 			i, _ := slices.BinarySearch(l, first)
 			ls = append(ls, l[i:])
 		}
 	}
 	w.loserView = ls
-	for j, t := range seg.states {
-		key := seg.keyBase + uint64(seg.keys[j])
+	for j, t := range states {
+		key := seg.keyBase + uint64(keys[j])
 		lost := false
 		for k := range ls {
 			l := ls[k]
@@ -152,16 +173,25 @@ func (c *checker[S, A]) filterSegment(w *worker[S, A], seg *segment[S], lists []
 		if lost {
 			continue
 		}
-		w.enc = c.m.Encode(t, w.enc[:0])
-		fp := fingerprint(w.enc)
+		var fp uint64
+		if seg.fps != nil { // a rebuilt level: no state yet
+			fp = seg.fps[j]
+			seg.fps[kept] = fp
+		} else {
+			w.enc = c.m.Encode(t, w.enc[:0])
+			fp = fingerprint(w.enc)
+		}
 		w.shardFps[fp>>visitedShift].add(fp)
-		seg.states[kept] = t
-		seg.keys[kept] = seg.keys[j]
+		states[kept] = t
+		keys[kept] = keys[j]
 		kept++
 	}
-	clear(seg.states[kept:])
-	seg.states = seg.states[:kept]
-	seg.keys = seg.keys[:kept]
+	clear(states[kept:])
+	seg.states = states[:kept]
+	seg.keys = keys[:kept]
+	if seg.fps != nil {
+		seg.fps = seg.fps[:kept]
+	}
 }
 
 // checkLevel checks the properties on a numbered level (level 0) in the
@@ -182,6 +212,8 @@ func (c *checker[S, A]) checkLevel(lv *level[S], depth int) {
 // deciding it. A property already decided at an earlier place is not
 // evaluated again.
 func (c *checker[S, A]) checkSegment(w *worker[S, A], k int, seg *segment[S]) {
+	w.visit(seg.blk, false)
+	states, _ := seg.view()
 	for p, prop := range c.props {
 		if c.decided[p] {
 			continue
@@ -190,7 +222,7 @@ func (c *checker[S, A]) checkSegment(w *worker[S, A], k int, seg *segment[S]) {
 		if w.hits[p] < first {
 			continue
 		}
-		for j, t := range seg.states {
+		for j, t := range states {
 			if prop.Check(t) == (prop.Kind == Sometimes) {
 				w.hits[p] = min(w.hits[p], first|uint64(j))
 				break
@@ -210,9 +242,12 @@ func (c *checker[S, A]) resolve(lv *level[S], depth int) {
 		if best == math.MaxUint64 || c.decided[p] {
 			continue
 		}
-		seg := lv.segs[best>>32]
-		pos := seg.base + int64(best&math.MaxUint32)
+		seg := &lv.segs[best>>32]
+		seg.blk.pin(false)
+		states, _ := seg.view()
+		j := best & math.MaxUint32
 		c.decided[p] = true
-		c.at[p] = found{level: depth, pos: pos, fp: fingerprint(c.m.Encode(seg.states[best&math.MaxUint32], nil))}
+		c.at[p] = found{level: depth, pos: seg.base + int64(j), fp: fingerprint(c.m.Encode(states[j], nil))}
+		seg.blk.unpin()
 	}
 }

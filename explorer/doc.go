@@ -116,6 +116,31 @@
 // per distinct state at the peak, which is reached while the widest
 // level is expanded.
 //
+// Memory bounds (memory.go). Under Options.MaxMemory the run forecasts,
+// before each level, the resident peak of expanding it and committing
+// the next one, step by step (the claims table and its rehash, the next
+// frontier, commit's buffers, the growth of each visited shard), and
+// stops at that level boundary if the peak would pass the limit minus a
+// guard, after trying to spill; after the expansion, when the width of
+// the next level is known, it checks the commit again. A level much
+// wider than forecast is caught by sampling, every 10ms by the monitor
+// and every 4096 successors by each worker (stopCheckEvery): the level
+// in progress is discarded. Either way the report describes complete
+// levels.
+//
+// Spilling (spill.go, rebuild.go). The blocks of a spilled level of
+// pointer-free states live in an unlinked temporary file and are read
+// into memory only while a pass (expansion, commit's filter and checks,
+// the trace) works on them, so the frontier costs a few blocks per
+// worker of memory; the visited set, the claims table of the level being
+// expanded and commit's buffers are what remains. States with pointers
+// cannot be written without a codec; their next level keeps a
+// fingerprint and a parent key per record, and commit rebuilds the
+// states by re-executing one step from the parents, which halves the
+// states alive (rebuild.go weighs this against re-execution from the
+// initial states, which costs the depth in steps per state). Spilling
+// changes no result: tests compare whole reports with and without it.
+//
 // Fingerprints can collide, which would silently merge two states (the
 // usual risk of hash compaction); Report.Collision gives the optimistic
 // estimate n²/2⁶⁵.
@@ -123,6 +148,6 @@
 // Room left for later: symmetry reduction belongs in Model.Encode
 // (encode a canonical representative); liveness (Eventually) needs the
 // graph edges, which could be written to the trace file alongside the
-// parent keys; the frontier could spill to disk, as its blocks are
-// already written and read sequentially.
+// parent keys; a model with a codec for its states could have its
+// levels spilled whole instead of rebuilt.
 package explorer

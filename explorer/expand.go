@@ -12,9 +12,12 @@ const batchUnits = 128
 // Work units are cut from cur in order and handed out by an atomic
 // counter; the records of unit u land in the segments of unit u, so
 // gathering segments by unit restores parent-key order whatever worker
-// ran them. It reports whether it was aborted by MaxTime or MaxMemory.
+// ran them. It reports whether it was aborted by MaxTime or MaxMemory
+// (the monitor's sample, or a rehash of the claims table that would not
+// fit).
 func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 	us := cur.units()
+	c.units = us
 	c.cl.prepare()
 	defer c.cl.release()
 	var aborted atomic.Bool
@@ -25,7 +28,13 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 			parents += u.hi - u.lo
 		}
 		before := c.cl.size()
-		c.cl.ensure(int64(float64(parents)*2*c.claimRate)+1024, c.workers, &c.ws[0].budget)
+		more := int64(float64(parents)*2*c.claimRate) + 1024
+		if !c.claimsFit(more) {
+			c.mon.why.CompareAndSwap(0, stopMemory)
+			aborted.Store(true)
+			break
+		}
+		c.cl.ensure(more, c.workers, &c.ws[0].budget)
 		share := c.cl.share(c.workers)
 		for _, w := range c.ws {
 			w.budget.left = share
@@ -43,12 +52,15 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 		}
 		c.claimRate = max(1, float64(c.cl.size()-before)/float64(parents))
 	}
-	c.cl.ensure(0, c.workers, &c.ws[0].budget) // fold any overflow: every loser known
+	if !aborted.Load() { // else the level is discarded: no need to grow the table
+		c.cl.ensure(0, c.workers, &c.ws[0].budget) // fold any overflow: every loser known
+	}
 	outs := make([]*writer[S], len(c.ws))
 	for i, w := range c.ws {
 		outs[i] = &w.out
 	}
 	next := gather(outs)
+	c.endPass()
 	for i := range next.segs {
 		u := us[next.segs[i].unit]
 		next.segs[i].keyBase = parentKey(cur.segs[u.seg].base+int64(u.lo), 0)
@@ -56,14 +68,43 @@ func (c *checker[S, A]) expand(cur *level[S]) (*level[S], bool) {
 	return next, aborted.Load()
 }
 
+// claimsFit reports whether the claims table may grow to make room for
+// more fingerprints within MaxMemory.
+func (c *checker[S, A]) claimsFit(more int64) bool {
+	if c.o.MaxMemory == 0 {
+		return true
+	}
+	g := c.cl.growth(more)
+	return g == 0 || residentBytes()+g <= memoryTrip(c.o.MaxMemory)
+}
+
+// stopCheckEvery is how many successors a worker generates between
+// looks at whether the run is stopped, besides one per unit; under
+// MaxMemory it also samples the resident set then, besides the
+// monitor's samples: a few microseconds per sample, against a
+// millisecond or so of work.
+const stopCheckEvery = 4096
+
 func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id int) {
 	seg := &cur.segs[u.seg]
+	w.visit(seg.blk, false)
+	states, _ := seg.view()
 	w.out.begin(id)
 	keyBase := parentKey(seg.base+int64(u.lo), 0)
 	gen := w.gen
 	added := 0
+	nextCheck := gen + stopCheckEvery
 	for j := u.lo; j < u.hi; j++ {
-		s := seg.states[j]
+		if gen >= nextCheck {
+			if c.o.MaxMemory > 0 {
+				c.mon.check() // do not wait for the monitor's next sample
+			}
+			if c.mon.stopped() {
+				break // the level is discarded: stop now, not at the end of the unit
+			}
+			nextCheck = gen + stopCheckEvery
+		}
+		s := states[j]
 		pos := seg.base + int64(j)
 		w.acts = c.m.Actions(s, w.acts[:0])
 		// The parent is a state of an earlier level, so a self-loop
@@ -101,7 +142,11 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 		for k, fp := range w.fps {
 			key := parentKey(pos, w.idx[k])
 			if c.cl.claim(fp, key, c.vis, &w.budget) {
-				w.out.add(w.succ[k], uint32(key-keyBase))
+				if c.rebuild {
+					w.out.addFP(fp, uint32(key-keyBase))
+				} else {
+					w.out.add(w.succ[k], uint32(key-keyBase))
+				}
 				added++
 			}
 		}

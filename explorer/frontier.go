@@ -33,24 +33,44 @@ const blockLen = 4096
 
 // block holds records: a state and its parent key, relative to the
 // first parent of the unit that produced it (see segment.keyBase), so
-// that it fits in 32 bits.
+// that it fits in 32 bits. In a level that is rebuilt (see rebuild.go)
+// a record holds the state's fingerprint instead of the state until
+// commit.
 type block[S any] struct {
 	states []S
 	keys   []uint32
+	fps    []uint64 // on-heap blocks of a rebuilt level
 
-	statesMem, keysMem words // backing memory of an off-heap block
+	statesMem, keysMem words      // backing memory of an off-heap block
+	disk               *diskBlock // of a spilled block (spill.go)
 }
 
 // segment is a run of consecutive records of one level, all produced by
 // one expansion unit. A level is an ordered list of segments; the
 // position of a state in its level is its index in the concatenation.
+//
+// The records of a spilled block are in memory only while the block is
+// pinned, not always at the same place: there, only the lengths of
+// states and keys are to be trusted, and view gives the records.
 type segment[S any] struct {
 	states  []S
-	keys    []uint32 // parent key - keyBase
-	keyBase uint64   // parent key of the first parent of the unit, action 0
-	unit    int      // producing unit, for ordering
-	seq     int      // order within the unit
-	base    int64    // position of states[0] in the level, once known
+	keys    []uint32  // parent key - keyBase
+	fps     []uint64  // fingerprints, in a rebuilt level (else nil)
+	blk     *block[S] // holding the records
+	off     int       // index of the first record in blk
+	keyBase uint64    // parent key of the first parent of the unit, action 0
+	unit    int       // producing unit, for ordering
+	seq     int       // order within the unit
+	base    int64     // position of states[0] in the level, once known
+}
+
+// view returns the segment's states and keys; in a spilled block they
+// are valid while it is pinned.
+func (s *segment[S]) view() ([]S, []uint32) {
+	if b := s.blk; b != nil && b.disk != nil {
+		return b.states[s.off : s.off+len(s.states)], b.keys[s.off : s.off+len(s.keys)]
+	}
+	return s.states, s.keys
 }
 
 // unit is a slice of a segment of the current level expanded as one
@@ -73,30 +93,50 @@ const _ = uint32(unitLen<<actionBits - 1)
 // free lists are trimmed to the width of the last level, so resident
 // memory follows the frontier down as well as up. Otherwise blocks come
 // from the Go heap and are recycled whole, leaving no garbage.
+//
+// Between phases the checker sets how the next level is kept: toDisk
+// (pointer-free S) takes blocks from the spill file, fps (any other S)
+// gives blocks a fingerprint array for a level that is rebuilt.
 type pool[S any] struct {
 	offHeap bool
 	mu      sync.Mutex
 	free    []*block[S] // on-heap blocks
 	states  []words     // off-heap free lists
 	keys    []words
-	count   atomic.Int64 // blocks allocated (for progress)
+	count   atomic.Int64 // blocks in memory (for progress)
+
+	toDisk bool
+	fps    bool
+	dir    string     // of the spill file
+	disk   *spillFile // created by the first spilled block
+	err    error      // why the spill file could not be created, if so
 }
 
-func newPool[S any]() *pool[S] {
-	return &pool[S]{offHeap: pointerFree(reflect.TypeFor[S]())}
+func newPool[S any](dir string) *pool[S] {
+	return &pool[S]{offHeap: pointerFree(reflect.TypeFor[S]()), dir: dir}
 }
 
 func (p *pool[S]) get() *block[S] {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.offHeap {
-		if n := len(p.free); n > 0 {
-			b := p.free[n-1]
-			p.free = p.free[:n-1]
+	if p.toDisk {
+		if b := p.getDisk(); b != nil {
 			return b
 		}
-		p.count.Add(1)
-		return &block[S]{states: make([]S, blockLen), keys: make([]uint32, blockLen)}
+	}
+	if !p.offHeap {
+		var b *block[S]
+		if n := len(p.free); n > 0 {
+			b = p.free[n-1]
+			p.free = p.free[:n-1]
+		} else {
+			p.count.Add(1)
+			b = &block[S]{states: make([]S, blockLen), keys: make([]uint32, blockLen)}
+		}
+		if p.fps && b.fps == nil {
+			b.fps = make([]uint64, blockLen)
+		}
+		return b
 	}
 	b := &block[S]{}
 	if n := len(p.states); n > 0 {
@@ -120,6 +160,31 @@ func (p *pool[S]) get() *block[S] {
 	return b
 }
 
+// getDisk returns a block in a region of the spill file, or nil if the
+// file cannot be had (p.err says why) or failed: the level stays in
+// memory.
+func (p *pool[S]) getDisk() *block[S] {
+	if p.disk == nil && p.err == nil {
+		p.disk, p.err = newSpillFile(p.dir, unsafe.Sizeof(*new(S)))
+	}
+	if p.err != nil || p.disk.failed() != nil {
+		return nil
+	}
+	return newDiskBlock[S](p.disk)
+}
+
+// spillErr says why the frontier could not be spilled, or what went
+// wrong with the spill file, if anything did.
+func (p *pool[S]) spillErr() error {
+	if p.err != nil {
+		return fmt.Errorf("frontier kept in memory: %w", p.err)
+	}
+	if p.disk != nil {
+		return p.disk.failed()
+	}
+	return nil
+}
+
 // put takes back the blocks of a level that has been expanded, keeping
 // at most keep blocks' worth of free memory.
 func (p *pool[S]) put(bs []*block[S], keep int) {
@@ -133,9 +198,13 @@ func (p *pool[S]) put(bs []*block[S], keep int) {
 		return
 	}
 	for _, b := range bs {
-		p.states = append(p.states, b.statesMem)
-		if b.keysMem.w != nil {
-			p.keys = append(p.keys, b.keysMem)
+		if b.disk != nil {
+			b.disk.sf.give(b.disk)
+		} else {
+			p.states = append(p.states, b.statesMem)
+			if b.keysMem.w != nil {
+				p.keys = append(p.keys, b.keysMem)
+			}
 		}
 		*b = block[S]{}
 	}
@@ -163,6 +232,9 @@ func (p *pool[S]) dropKeys(lv *level[S]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, b := range lv.blocks {
+		if b.disk != nil {
+			continue // the keys are in the file
+		}
 		p.keys = append(p.keys, b.keysMem)
 		b.keysMem, b.keys = words{}, nil
 	}
@@ -210,14 +282,33 @@ func (w *writer[S]) begin(u int) {
 
 func (w *writer[S]) add(s S, key uint32) {
 	if w.cur == nil || w.fill == blockLen {
-		w.end()
-		w.cur = w.pool.get()
-		w.blocks = append(w.blocks, w.cur)
-		w.fill, w.start = 0, 0
+		w.newBlock()
 	}
 	w.cur.states[w.fill] = s
 	w.cur.keys[w.fill] = key
 	w.fill++
+}
+
+// addFP adds a record of a rebuilt level: the state's fingerprint
+// stands in for it until commit rebuilds it.
+func (w *writer[S]) addFP(fp uint64, key uint32) {
+	if w.cur == nil || w.fill == blockLen {
+		w.newBlock()
+	}
+	w.cur.fps[w.fill] = fp
+	w.cur.keys[w.fill] = key
+	w.fill++
+}
+
+// newBlock closes the full block (a spilled one goes to disk) and starts
+// another.
+func (w *writer[S]) newBlock() {
+	w.end()
+	w.cur.unpin()
+	w.cur = w.pool.get()
+	w.cur.pin(true)
+	w.blocks = append(w.blocks, w.cur)
+	w.fill, w.start = 0, 0
 }
 
 // end closes the open segment of the current unit.
@@ -225,12 +316,18 @@ func (w *writer[S]) end() {
 	if w.cur == nil || w.fill == w.start {
 		return
 	}
-	w.segs = append(w.segs, segment[S]{
+	seg := segment[S]{
 		states: w.cur.states[w.start:w.fill],
 		keys:   w.cur.keys[w.start:w.fill],
+		blk:    w.cur,
+		off:    w.start,
 		unit:   w.unit,
 		seq:    w.seq,
-	})
+	}
+	if w.pool.fps {
+		seg.fps = w.cur.fps[w.start:w.fill]
+	}
+	w.segs = append(w.segs, seg)
 	w.seq++
 	w.start = w.fill
 }
@@ -243,6 +340,28 @@ type level[S any] struct {
 	n      int64
 }
 
+// inMemory returns the number of the level's blocks that are not
+// spilled: as many free blocks are worth keeping for the next level.
+func (lv *level[S]) inMemory() int {
+	n := 0
+	for _, b := range lv.blocks {
+		if b.disk == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// memBytes returns the memory held by the level's off-heap blocks that
+// are not spilled.
+func (lv *level[S]) memBytes() uint64 {
+	var n uint64
+	for _, b := range lv.blocks {
+		n += uint64(len(b.statesMem.w)+len(b.keysMem.w)) * 8
+	}
+	return n
+}
+
 // gather collects the writers' segments into a level ordered by
 // (unit, seq), which is parent-key order up to the duplicates removed by
 // commit. The writers are reset for the next level.
@@ -250,6 +369,7 @@ func gather[S any](ws []*writer[S]) *level[S] {
 	lv := &level[S]{}
 	for _, w := range ws {
 		w.end()
+		w.cur.unpin()
 		lv.segs = append(lv.segs, w.segs...)
 		lv.blocks = append(lv.blocks, w.blocks...)
 		w.segs, w.blocks, w.cur, w.fill, w.start = w.segs[:0], nil, nil, 0, 0
@@ -293,6 +413,9 @@ func (lv *level[S]) truncate(n int64) {
 			k := int(max(0, n-s.base))
 			lv.segs[i].states = s.states[:k]
 			lv.segs[i].keys = s.keys[:k]
+			if s.fps != nil {
+				lv.segs[i].fps = s.fps[:k]
+			}
 		}
 	}
 	lv.number()

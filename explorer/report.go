@@ -50,9 +50,16 @@ type Report[S, A any] struct {
 	// run, in bytes (0 where the platform does not say).
 	PeakMemory uint64
 
-	// Err reports a broken contract found while rebuilding a path (a
-	// nondeterministic model) or an I/O error on the trace file. The
-	// counts are still valid; the paths may not be.
+	// Spilled is the number of levels whose frontier was spilled
+	// (Options.SpillFrontier, Options.MaxMemory). Like PeakMemory it may
+	// depend on the machine; the rest of the report does not.
+	Spilled int
+
+	// Err reports a broken contract found while rebuilding a path or a
+	// spilled level (a nondeterministic model), or an I/O error on the
+	// trace or spill file. The counts are still valid, unless it says
+	// the results are not reliable (a spilled block could not be read
+	// back); the paths may not be.
 	Err error
 }
 
@@ -118,8 +125,12 @@ func (r *Report[S, A]) String() string {
 	}
 	fmt.Fprintf(&b, "%s: %d distinct, %d generated, depth %d, %.2fs (%.0f states/s, %d workers)\n",
 		verdict, r.Distinct, r.Generated, r.Depth, secs, rate, r.Workers)
-	fmt.Fprintf(&b, "fingerprint collision probability (optimistic): %.2g; peak memory %d MiB\n",
+	fmt.Fprintf(&b, "fingerprint collision probability (optimistic): %.2g; peak memory %d MiB",
 		r.Collision, r.PeakMemory>>20)
+	if r.Spilled > 0 {
+		fmt.Fprintf(&b, "; %d levels spilled", r.Spilled)
+	}
+	b.WriteString("\n")
 	for _, p := range r.Properties {
 		steps := ""
 		if p.Path != nil {

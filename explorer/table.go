@@ -1,6 +1,9 @@
 package explorer
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 // visited is the set of fingerprints of every state of the levels
 // committed so far: a sharded open-addressing table of uint64 slots (0
@@ -138,6 +141,28 @@ func (sh *visitedShard) setLen(n int) {
 	}
 	sh.tab = sh.res.w[:n]
 	hugePages(sh.res, n)
+}
+
+// growth returns the memory the set would grow by if n new fingerprints
+// were added in one level: the shards they would push past the maximum
+// load grow to the target load (addBatch). The fingerprints are assumed
+// spread evenly, with a margin of four standard deviations.
+func (v *visited) growth(n int64) uint64 {
+	per := float64(n) / visitedShards
+	per += 4 * math.Sqrt(per)
+	var g uint64
+	for i := range v.shards {
+		sh := &v.shards[i]
+		after := sh.n + int(per)
+		if after <= sh.limit {
+			continue
+		}
+		homes := int(float64(after)/visitedTargetLoad) + 1
+		if size := homes + 1024 + homes/64; size > len(sh.tab) {
+			g += uint64(size-len(sh.tab)) * 8
+		}
+	}
+	return g
 }
 
 // bytes returns the memory held by the table.

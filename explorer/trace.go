@@ -34,25 +34,34 @@ func newTraceStore(dir string) *traceStore {
 	return t
 }
 
-// appendLevel stores the keys of one numbered level.
+// appendLevel stores the keys of one numbered level, pinning its
+// spilled blocks one at a time.
 func appendLevel[S any](t *traceStore, lv *level[S]) {
 	t.starts = append(t.starts, t.n)
+	var on *block[S]
 	for _, s := range lv.segs {
+		if s.blk != on {
+			on.unpin()
+			on = s.blk
+			on.pin(false)
+		}
+		_, keys := s.view()
 		if t.w == nil {
-			for _, k := range s.keys {
+			for _, k := range keys {
 				t.mem = append(t.mem, s.keyBase+uint64(k))
 			}
 		} else if t.err == nil {
 			t.bulk = t.bulk[:0]
-			for _, k := range s.keys {
+			for _, k := range keys {
 				t.bulk = binary.LittleEndian.AppendUint64(t.bulk, s.keyBase+uint64(k))
 			}
 			if _, err := t.w.Write(t.bulk); err != nil {
 				t.err = err
 			}
 		}
-		t.n += int64(len(s.keys))
+		t.n += int64(len(keys))
 	}
+	on.unpin()
 }
 
 // key returns the parent key of the state at pos in level d.
