@@ -1,8 +1,9 @@
 // Command groupcheck model-checks Kafka's consumer-group rebalance protocols.
 //
-//	groupcheck explore [--preset NAME | --config FILE] [--workers N] [--max-depth N]
-//	                   [--max-states N] [--max-time DURATION] [--max-memory BYTES]
-//	                   [--json] [--out DIR]
+//	groupcheck explore [--preset NAME | --config FILE] [--mutant NAME] [--workers N]
+//	                   [--max-depth N] [--max-states N] [--max-time DURATION]
+//	                   [--max-memory SIZE] [--spill-frontier SIZE] [--symmetry]
+//	                   [--liveness] [--max-rounds N] [--json] [--out DIR]
 //	groupcheck presets
 //	groupcheck replay FILE [--rewrite]
 //	groupcheck show FILE [--format text|mermaid|itf|json]
