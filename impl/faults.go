@@ -51,6 +51,12 @@ const (
 	// FaultInFlightStuckOnError: the KIP-848 client never clears its heartbeat in-flight marker
 	// on an error response, so it never heartbeats again (KAFKA-16215/16178, B21).
 	FaultInFlightStuckOnError
+	// FaultBalanceMovesOwned: the sticky balancing puts balance before stickiness — unowned
+	// partitions are heaped on the first member, then moved off it without preferring the ones
+	// it did not own — so an owned partition can move where a newly placed one would balance as
+	// well: under cooperative one more revocation, hence a third round (KAFKA-8767,
+	// apache/kafka#7130, B27).
+	FaultBalanceMovesOwned
 	numFaults
 )
 
@@ -67,6 +73,7 @@ var faultNames = [numFaults]string{
 	"recompute-while-revoking",
 	"stale-check-on-rejoin",
 	"in-flight-stuck-on-error",
+	"balance-moves-owned",
 }
 
 // String is the fault's kebab-case name, as used on the command line and in config files.

@@ -21,7 +21,12 @@ type Mutant struct {
 	// Catches are the properties the fault violates in World, and which hold there without
 	// the fault; ConvergesName is the liveness check (Liveness).
 	Catches []string
-	// Uncaught says why no property catches the mutant yet, when Catches is empty.
+	// MaxRounds, when set, is the bound on rebalances after one environment event in a
+	// converged group (Liveness's Rounds, explore --max-rounds) that the correct model meets
+	// in World and the fault exceeds: how an efficiency bug that still converges is caught.
+	MaxRounds int
+	// Uncaught says why no property catches the mutant yet, when Catches is empty and
+	// MaxRounds is 0.
 	Uncaught string
 	// MaxStates bounds the faulty world's exploration when the fault makes it grow without
 	// end (an eviction loop); 0 means it is explored exhaustively. BFS still returns the
@@ -67,6 +72,38 @@ topic t 2
 member a topics=t
 member b topics=t
 `
+	// twoKIP848OnePartition is the same with one partition: the smallest world that fences a
+	// still-registered member (B18).
+	twoKIP848OnePartition = `protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 1
+member a topics=t
+member b topics=t
+`
+	// threeCooperative: a third cooperative member joins a running group of two, three
+	// partitions; the correct model converges within two rebalances of the join.
+	threeCooperative = `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 3
+member a topics=t
+member b topics=t
+member c topics=t absent
+`
+	// threeCooperativeV1 is threeCooperative with v1 subscriptions (KIP-429 without KIP-792's
+	// generation field): claims carry the generation of cooperative-sticky's user data.
+	threeCooperativeV1 = `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 3
+member a topics=t version=1
+member b topics=t version=1
+member c topics=t absent version=1
+`
 	twoEagerSticky = `protocol eager
 consumer kafka
 coordinator kafka
@@ -91,8 +128,11 @@ var Mutants = []Mutant{
 	},
 	{
 		Fault: impl.FaultNoSyncTimer, Bug: "B3", Source: "KAFKA-12890",
-		Summary:  "no sync-phase timer: a member that never syncs keeps the group in CompletingRebalance",
-		Uncaught: "a liveness bug (the group never stabilises); needs eventually-properties",
+		Summary: "no sync-phase timer: a member that never syncs keeps the group in CompletingRebalance",
+		Uncaught: "the stall needs a member that stays alive and heartbeating but never sends SyncGroup (stuck in its " +
+			"assignor); in the model a member's sync is a protocol action, which weak fairness forces, so without the timer " +
+			"the member still syncs: converges holds with the fault (e.g. two members with a sync timeout: 476 worlds). " +
+			"Catching it needs an environment action for a member that stops making progress while its heartbeats go on",
 	},
 	{
 		Fault: impl.FaultSkipJoinPrepareAfterReset, Bug: "B7", Source: "KAFKA-12983",
@@ -102,23 +142,43 @@ var Mutants = []Mutant{
 	},
 	{
 		Fault: impl.FaultStaleClaimAfterSyncRebalance, Bug: "B8a", Source: "KAFKA-13419",
-		Summary:  "after REBALANCE_IN_PROGRESS on SyncGroup the old partitions are claimed under the new generation's label, user data included",
-		Uncaught: "the KAFKA-14639 arbitration makes a stale label harmless in the worlds explored; the world where labels go stale (static members, join and sync timeouts) already fails without the fault",
+		Summary: "after REBALANCE_IN_PROGRESS on SyncGroup the old partitions are claimed under the new generation's label, user data included",
+		Uncaught: "a stale label on a true claim: a member's owned list is always what it owns, and the fault only raises " +
+			"its generation label (Java's v2 field already carries that label, KAFKA.md §2.8, so the fault differs only in v1 " +
+			"user data). Under the KAFKA-14639 arbitration a label only decides conflicting claims, and two true claims on one " +
+			"partition are already a double ownership, so no safety property can see it; in B10's v1 world every verdict, " +
+			"rounds (2) and unavailability (38) stay the correct model's. Its harm in Kafka came through B9's validation or the " +
+			"pre-14639 arbitration (B10), which it defuses: the late member no longer looks older than the rest",
 	},
 	{
 		Fault: impl.FaultResetGenerationOnSyncRebalance, Bug: "B8b", Source: "KAFKA-13891 → KAFKA-14016",
-		Summary:  "REBALANCE_IN_PROGRESS on SyncGroup resets the generation, so the member gives up more than it must",
-		Uncaught: "over-revocation and extra rounds: a liveness/efficiency bug, not a safety one",
+		Summary: "REBALANCE_IN_PROGRESS on SyncGroup resets the generation, so the member gives up more than it must",
+		Uncaught: "over-revocation: in the v1 world of B10 it raises the worst-case unavailability after a join from 38 to 55 " +
+			"partition-steps without an owner, with the same rounds (2) and every property holding; catching it needs a bound " +
+			"on unavailability, which unlike the bound on rounds has no protocol-given value",
 	},
 	{
 		Fault: impl.FaultValidateBuiltinCooperative, Bug: "B9", Source: "KAFKA-13406",
-		Summary:  "the leader validates the built-in cooperative-sticky assignment and fails the round on stale claims",
-		Uncaught: "a livelock (the round fails forever); needs eventually-properties",
+		Summary: "the leader validates the built-in cooperative-sticky assignment and fails the round on stale claims",
+		Uncaught: "the validation fails only when one round revokes a partition from one member and adds it to another, " +
+			"which cooperative-sticky's withholding prevents unless two claims on one partition tie (KAFKA-14639); in the " +
+			"correct model claims are never stale enough to tie (B8a), and in the world where they are stale (static members " +
+			"kept with old metadata) the stale claim is empty: the faulty and correct worlds are the same (5,648 worlds, " +
+			"converges holds). It needs B7- or B8-style stale claims, which are themselves caught first",
 	},
 	{
 		Fault: impl.FaultDropLowerGenerationClaims, Bug: "B10", Source: "KAFKA-14639",
-		Summary:  "the leader drops every claim of a member below the highest generation, so a sole stale owner's partition is handed over while owned",
-		Uncaught: "needs a member that missed a round while keeping its partitions; the small world that has one (two static members, a join timeout) already fails without the fault (README: static members kept with stale metadata)",
+		Summary: "the leader drops every claim of a member below the highest generation, so a sole stale owner's partition is handed over while owned",
+		// The member that misses a round is one whose SyncGroup is answered
+		// REBALANCE_IN_PROGRESS because a revoking peer rejoined at once (KAFKA.md §2.8):
+		// a and c hold gen 1 (a t-0 and t-2, c t-1); b joins; gen 2 revokes t-2 from a,
+		// which rejoins before c syncs. c keeps t-1 but its claim carries generation 1 while
+		// a's carries 2. With v1 subscriptions the generation is cooperative-sticky's user
+		// data, the generation of the last assignment applied (the v2 field would say 2 for
+		// c too, KAFKA.md §2.8, and the fault would not bite); the fault drops c's sole claim
+		// and gen 3 gives t-1 to b while c owns it.
+		World:   threeCooperativeV1 + "budget joins=1\n",
+		Catches: []string{"exclusive-ownership", "no-handover-while-owned"},
 	},
 	{
 		Fault: impl.FaultStickyMergeWithoutGeneration, Bug: "B11", Source: "KAFKA-7026 (KIP-341)",
@@ -147,10 +207,18 @@ var Mutants = []Mutant{
 	{
 		Fault: impl.FaultStaleCheckOnRejoin, Bug: "B18", Source: "KAFKA-19233 (apache/kafka#21305)",
 		Summary: "KIP-848: an epoch-0 rejoin of a still-registered member is judged stale and fenced again",
-		Uncaught: "a liveness bug, and not reached in the two-member worlds explored (crashes, session and rebalance " +
-			"timeouts, up to two lost responses): a client is only fenced while still registered when it is two " +
-			"epochs behind, which needs two target changes it misses; there the faulty and correct worlds have " +
-			"the same state counts (e.g. 35477 with lost-responses=2)",
+		// The client must be fenced while the coordinator still holds it at an epoch whose
+		// previous epoch is not 0: two group-epoch bumps it never hears of. a and b join
+		// (epochs 1, 2); a's response to the heartbeat that moves it to epoch 2 is lost; b
+		// crashes and its (free) session expiry bumps the epoch to 3; a's retry at epoch 1 is
+		// still its previous epoch, so it is accepted and moves a to 3, and that response is
+		// lost too. a's next heartbeat at epoch 1 is fenced; it drops its partition and
+		// rejoins at epoch 0, which the fault judges stale: fenced again, forever — the
+		// partition stays with a on the coordinator and with nobody in the client. Nothing is
+		// owned twice, so no safety property fails: a fair cycle of two steps (rejoin, fenced).
+		// The session timeout that ends it in Kafka is a budgeted event here, never forced.
+		World:   twoKIP848OnePartition + "budget crashes=1 lost-responses=2\n",
+		Catches: []string{ConvergesName},
 	},
 	{
 		Fault: impl.FaultInFlightStuckOnError, Bug: "B21", Source: "KAFKA-16215 / KAFKA-16178",
@@ -161,5 +229,17 @@ var Mutants = []Mutant{
 		// of 1,775 worlds can never converge, ending in a dead end.
 		World:   twoKIP848 + "budget session-timeouts=1 rebalance-timeouts=1\n",
 		Catches: []string{ConvergesName},
+	},
+	{
+		Fault: impl.FaultBalanceMovesOwned, Bug: "B27", Source: "KAFKA-8767 (apache/kafka#7130, #7503)",
+		Summary: "sticky balancing sacrifices stickiness for balance after the revocation round, so cooperative needs a third rebalance",
+		// Converged: a owns t-0, b t-1 and t-2. c joins; gen N+1 takes b's t-1 for c (revoked,
+		// withheld). In gen N+2 the freed t-1 lands on a, which is then overloaded, and the
+		// fault moves a's owned t-0 rather than t-1: a second revocation, so gen N+3. Every
+		// partition still has one owner at a time (cooperative withholds it), so no safety
+		// property fails and the group converges: only the bound on rounds sees it (KAFKA.md
+		// §2.8: normally two).
+		World:     threeCooperative + "budget joins=1\n",
+		MaxRounds: 2,
 	},
 }

@@ -14,7 +14,8 @@
 //	traces.Mermaid(os.Stdout, t, res)
 //
 // The command line: groupcheck replay FILE [--rewrite], groupcheck show FILE [--format
-// text|mermaid|itf|json], groupcheck shrink FILE [--property NAME] [--out FILE].
+// text|mermaid|itf|json], groupcheck shrink FILE [--property NAME] [--out FILE]. Lassos:
+// traces.WriteLasso(w, h, cfg, invariants.Liveness(cfg, n).Lasso).
 //
 // # Format (v1)
 //
@@ -24,6 +25,7 @@
 //	# about: what the trace shows and what to look for (optional)
 //	#   continuation lines are indented three spaces
 //	# property: exclusive-ownership (always)      optional: the property the trace is about
+//	# cycle: 14                                   a lasso only (lasso.go): N or dead-end
 //	# found: bfs shortest, 26 steps, ...          bfs | simulation | hand-written | shrunk ...
 //	# model: groupcheck-model 1                   ModelVersion of the expected blocks
 //	# config:
@@ -57,9 +59,16 @@
 // set their Observed bits as in the explorer; the reason a step property gave is kept from
 // the step where it first failed. Output is compared line by line and a divergence carries a
 // go-cmp diff of the lines. World.String holds no map order, clock or pointer, so the
-// expected output is deterministic. Shrink is a fixed point of four passes (cut after the
-// first violation, drop one step, drop two, drop a range); every candidate is re-executed,
-// so only enabled sequences survive.
+// expected output is deterministic. Shrink is a fixed point of five passes (cut after the
+// first violation, drop one step, drop two, drop a range, merge a run of two or three steps
+// into one enabled action); every candidate is re-executed, so only enabled sequences
+// survive.
+//
+// A counterexample to the liveness property converges is a lasso: `# property: converges
+// (eventually)` with `# cycle: N` (the actions from step N on repeat forever) or `# cycle:
+// dead-end`; Replay also checks that the cycle closes on the same world, passes no converged
+// world, or that the dead end enables no protocol action (lasso.go). ITF writes the cycle as
+// its `loop` index, Mermaid as a loop block.
 //
 // The ITF mapping is documented in itf.go.
 package traces

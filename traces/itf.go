@@ -30,6 +30,9 @@ type itfTrace struct {
 	Meta   map[string]any   `json:"#meta"`
 	Vars   []string         `json:"vars"`
 	States []map[string]any `json:"states"`
+	// Loop is ITF's lasso marker: the index of the state the last state loops back to (the
+	// world before a lasso's cycle; the last state equals it).
+	Loop *int `json:"loop,omitempty"`
 }
 
 // ITF writes the replayed trace in the Informal Trace Format (see the mapping above).
@@ -45,9 +48,13 @@ func ITF(w io.Writer, t *Trace, res *Result) error {
 	}
 	r := newRunner(t.Config)
 	out.States = append(out.States, itfState(0, "init", res.Init, r.violations()))
-	for _, s := range res.Steps {
+	for i, s := range res.Steps {
 		if s.Step.Check {
 			continue
+		}
+		if i+1 == t.Header.Cycle {
+			loop := len(out.States) - 1
+			out.Loop = &loop
 		}
 		r.step(s.Step.Action)
 		out.States = append(out.States, itfState(len(out.States), s.Step.Text, s.Post, r.violations()))

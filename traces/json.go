@@ -14,6 +14,8 @@ type jsonTrace struct {
 	Model      string      `json:"model"`
 	About      []string    `json:"about,omitempty"`
 	Property   string      `json:"property,omitempty"`
+	Cycle      int         `json:"cycle,omitempty"`    // a lasso: the step its cycle starts at
+	DeadEnd    bool        `json:"dead_end,omitempty"` // a lasso ending in a dead end
 	Found      string      `json:"found"`
 	Config     string      `json:"config"`
 	Init       worldJSON   `json:"init"`
@@ -48,7 +50,7 @@ type jsonEvent struct {
 // after it, a check's violations, and the expected and produced output.
 func JSON(w io.Writer, t *Trace, res *Result) error {
 	out := jsonTrace{Name: t.Name, Format: FormatVersion[2:], Model: t.Header.Model, About: t.Header.About,
-		Property: t.Header.Property, Found: t.Header.Found, Config: t.Config.Format(), Init: stateJSON(res.Init),
+		Property: t.Header.Property, Cycle: t.Header.Cycle, DeadEnd: t.Header.DeadEnd, Found: t.Header.Found, Config: t.Config.Format(), Init: stateJSON(res.Init),
 		Divergence: res.Divergence, Note: res.Note, Steps: []jsonStep{}}
 	for i, s := range res.Steps {
 		js := jsonStep{Index: i + 1, Line: s.Step.Line, Directive: s.Step.Text, Comments: s.Step.Comments,

@@ -41,6 +41,9 @@ func Parse(name string, r io.Reader) (*Trace, error) {
 	if err := p.body(); err != nil {
 		return nil, err
 	}
+	if err := p.lasso(); err != nil {
+		return nil, err
+	}
 	return p.t, nil
 }
 
@@ -49,6 +52,9 @@ type traceParser struct {
 	lines []string
 	i     int // index of the next line; its number is i+1
 	t     *Trace
+	// cycle and property are the header's `# cycle:` and `# property:` fields, checked
+	// against the directives once they are read (lasso).
+	cycle, prop *headerField
 }
 
 func (p *traceParser) errorf(line int, format string, args ...any) error {
@@ -56,7 +62,7 @@ func (p *traceParser) errorf(line int, format string, args ...any) error {
 }
 
 // headerKeys are the keys a header may have; those that take continuation lines are true.
-var headerKeys = map[string]bool{"about": true, "property": false, "found": false, "model": false, "config": true}
+var headerKeys = map[string]bool{"about": true, "property": false, "found": false, "model": false, "config": true, "cycle": false}
 
 type headerField struct {
 	line  int
@@ -91,7 +97,7 @@ func (p *traceParser) header() error {
 		default:
 			k, v, ok := strings.Cut(strings.TrimPrefix(l, "# "), ":")
 			if _, known := headerKeys[k]; !ok || !strings.HasPrefix(l, "# ") || !known {
-				return p.errorf(n, "bad header line %q: want `# key: value` with key one of about, property, found, model, config", l)
+				return p.errorf(n, "bad header line %q: want `# key: value` with key one of about, property, found, model, config, cycle", l)
 			}
 			if fields[k] != nil {
 				return p.errorf(n, "bad header: %s given twice (first at line %d)", k, fields[k].line)
@@ -124,7 +130,7 @@ func (p *traceParser) headerValues(f map[string]*headerField) error {
 	if h.Model == "" {
 		return p.errorf(f["model"].line, "bad header: empty model")
 	}
-	for _, k := range []string{"found", "model", "property"} {
+	for _, k := range []string{"found", "model", "property", "cycle"} {
 		if f[k] != nil && len(f[k].more) > 0 {
 			return p.errorf(f[k].start, "bad header: %s takes no continuation lines", k)
 		}
@@ -132,6 +138,7 @@ func (p *traceParser) headerValues(f map[string]*headerField) error {
 	if err := p.config(f["config"]); err != nil {
 		return err
 	}
+	p.cycle, p.prop = f["cycle"], f["property"]
 	if pf := f["property"]; pf != nil {
 		return p.property(pf)
 	}
@@ -162,6 +169,13 @@ func (p *traceParser) config(f *headerField) error {
 
 func (p *traceParser) property(f *headerField) error {
 	name, kind, ok := strings.Cut(f.value, " ")
+	if name == invariants.ConvergesName {
+		if want := "(" + convergesKind + ")"; ok && kind != want {
+			return p.errorf(f.line, "bad header: property %s is %s, not %s", name, want, kind)
+		}
+		p.t.Header.Property = name
+		return nil
+	}
 	prop, known := invariants.Lookup(name)
 	if !known {
 		return p.errorf(f.line, "bad header: unknown property %q", name)

@@ -20,6 +20,16 @@ func Text(w io.Writer, t *Trace, res *Result) error {
 	if t.Header.Property != "" {
 		fmt.Fprintf(bw, "property: %s\n", t.Header.Property)
 	}
+	switch {
+	case t.Header.DeadEnd:
+		fmt.Fprintf(bw, "lasso: the last world is a dead end (no protocol action enabled)\n")
+	case t.Header.Cycle > 0:
+		last := len(t.Steps)
+		for last > 0 && t.Steps[last-1].Check {
+			last--
+		}
+		fmt.Fprintf(bw, "lasso: steps %d to %d repeat forever\n", t.Header.Cycle, last)
+	}
 	fmt.Fprintf(bw, "found: %s\n", t.Header.Found)
 	if res.Note != "" {
 		fmt.Fprintf(bw, "note: %s\n", res.Note)
@@ -29,6 +39,9 @@ func Text(w io.Writer, t *Trace, res *Result) error {
 		fmt.Fprintf(bw, "    %s\n", l)
 	}
 	for i, s := range res.Steps {
+		if i+1 == t.Header.Cycle {
+			fmt.Fprintf(bw, "--- the cycle: from here to the end, forever ---\n")
+		}
 		fmt.Fprintf(bw, "%d. %s\n", i+1, s.Step.Text)
 		for _, l := range s.Got {
 			fmt.Fprintf(bw, "     %s\n", l)
@@ -43,7 +56,8 @@ func Text(w io.Writer, t *Trace, res *Result) error {
 // Mermaid writes a replayed trace as a Mermaid sequence diagram: the coordinator and one
 // participant per member; requests (spec.SendEvent) and responses (spec.ReplyEvent) as arrows,
 // a dropped response as a crossed arrow; callbacks, assignments, commits, fatal errors and the
-// environment's actions as notes; the checks' violations as a note over everyone.
+// environment's actions as notes; the checks' violations as a note over everyone; a lasso's
+// cycle as a loop block, a dead end as a closing note.
 func Mermaid(w io.Writer, t *Trace, res *Result) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("sequenceDiagram\n    participant coord\n")
@@ -55,6 +69,9 @@ func Mermaid(w io.Writer, t *Trace, res *Result) error {
 		everyone += "," + pid(t.Config.Members[n-1].Name)
 	}
 	for i, s := range res.Steps {
+		if i+1 == t.Header.Cycle {
+			bw.WriteString("    loop repeats forever\n")
+		}
 		switch {
 		case s.Step.Check:
 			for _, v := range s.Violations {
@@ -65,6 +82,12 @@ func Mermaid(w io.Writer, t *Trace, res *Result) error {
 		default:
 			mermaidStep(bw, t, i, s)
 		}
+	}
+	switch {
+	case t.Header.Cycle > 0:
+		bw.WriteString("    end\n")
+	case t.Header.DeadEnd:
+		fmt.Fprintf(bw, "    Note over %s: dead end: no protocol action is enabled\n", everyone)
 	}
 	return bw.Flush()
 }

@@ -85,6 +85,9 @@ func Replay(t *Trace) (*Result, error) {
 			res.Divergence = d
 		}
 	}
+	if res.Divergence == nil && t.Header.cycleLine() != "" {
+		res.Divergence = checkLasso(t, res)
+	}
 	return res, nil
 }
 

@@ -103,6 +103,26 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/static-restart-kafka.trace", want: []string{"restart a", "member=a#2 leader=a#1",
 			"| coord    Stable gen=1 proto=cooperative-sticky leader=a#2", "check\n----\nok"},
 			notWant: []string{"| coord    PreparingRebalance gen=1"}},
+		// Reference: seed 000 §1.a — a subscription change revokes everything under kip.
+		{file: "scenarios/join-trigger-a-subscription-kip.trace", want: []string{"resubscribe a", "poll a\n----\n",
+			"trigger=subscription-change", "a: on-partitions-revoked (t-0 t-1)", "owned=() gen=1}", "check\n----\nok"}},
+		// Reference: seed 000 §1.b — a deleted topic's partitions are lost at once, the rest kept.
+		{file: "scenarios/join-trigger-b-metadata-kip.trace", want: []string{"delete-topic t", "refresh a",
+			"a: on-partitions-lost (t-0 t-1)", "owned=(u-0) gen=1} reason=topic_metadata_change", "maybe-revoking=(u-0)", "check\n----\nok"},
+			notWant: []string{"on-partitions-revoked"}},
+		// Reference: seed 000 §1.c — REBALANCE_IN_PROGRESS on a heartbeat revokes everything
+		// (also in cooperative-join-kip.trace); §1.d — MEMBER_ID_REQUIRED, nothing to revoke.
+		{file: "scenarios/join-trigger-d-member-id-required-kip.trace", want: []string{"start c",
+			"coord -> c: JoinGroup MEMBER_ID_REQUIRED member=c#1", "c -> coord: JoinGroup v5 member=c#1 cooperative-sticky{topics=t owned=() gen=-1}",
+			"coord -> a: Heartbeat REBALANCE_IN_PROGRESS", "a: on-partitions-revoked (t-0 t-1)", "check\n----\nok"}},
+		// Reference: seed 000 §1.e — UNKNOWN_MEMBER_ID: lost, reset, rejoin empty.
+		{file: "scenarios/join-trigger-e-unknown-member-kip.trace", want: []string{"session-expiry a#1",
+			"coord -> a: Heartbeat UNKNOWN_MEMBER_ID", "a: on-partitions-lost (t-0 t-1)", "a -> coord: JoinGroup v5 member=- cooperative-sticky{topics=t owned=() gen=-1}",
+			"check\n----\nok"}, notWant: []string{"on-partitions-revoked"}},
+		// Reference: seed 000 §2.3–§2.5 — the leader's three sets in one plan.
+		{file: "scenarios/leader-three-sets-kip.trace", want: []string{"add-partition t", "delete-topic u",
+			"plan: owned=(t-0 t-1 u-0) assigned=(t-0 t-1 t-2) maybe-revoking=(t-0 t-1) ready-to-migrate=(t-2) unknown-but-owned=(u-0)",
+			"a#1=(t-0 t-1 t-2 u-0)", "check\n----\nok"}},
 		// Reference: KAFKA.md §1.12 — the zombie window.
 		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
 			notWant: []string{"violation exclusive-ownership: "}},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/groupcheck/groupcheck/invariants"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -31,7 +32,13 @@ type Header struct {
 	Found string
 	// Model is the model version the expected blocks were written with; "" means ModelVersion.
 	Model string
-	_     struct{}
+	// Cycle and DeadEnd make the trace a lasso, a counterexample to the liveness property
+	// converges (lasso.go): Cycle is the step (1-based, as in Label) from which the actions
+	// repeat forever, 0 for none; DeadEnd says the trace ends where no protocol action is
+	// enabled. At most one is set, and only with Property converges.
+	Cycle   int
+	DeadEnd bool
+	_       struct{}
 }
 
 // Trace is one parsed or built trace: its header, the world it runs in, and its directives.
@@ -103,6 +110,9 @@ func New(name string, h Header, cfg spec.Config, actions []spec.Action) *Trace {
 
 // propertyLine is the header's property value: "NAME (kind)".
 func propertyLine(name string) (string, error) {
+	if name == invariants.ConvergesName {
+		return name + " (" + convergesKind + ")", nil
+	}
 	p, ok := lookup(name)
 	if !ok {
 		return "", fmt.Errorf("unknown property %q", name)

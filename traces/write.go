@@ -83,6 +83,9 @@ func formatHeader(bw *bufio.Writer, t *Trace) error {
 		}
 		bw.WriteString("# property: " + pl + "\n")
 	}
+	if c := h.cycleLine(); c != "" {
+		bw.WriteString("# cycle: " + c + "\n")
+	}
 	found := h.Found
 	if found == "" {
 		found = "hand-written"

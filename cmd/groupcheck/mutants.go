@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/groupcheck/groupcheck/invariants"
@@ -11,11 +12,15 @@ import (
 // mutants lists the registry: each named fault, its source, and what catches it.
 func mutants(stdout io.Writer) int {
 	for _, m := range invariants.Mutants {
-		caught := strings.Join(m.Catches, ", ")
-		if caught == "" {
-			caught = "not caught: " + m.Uncaught
+		by := slices.Clone(m.Catches)
+		if m.MaxRounds > 0 {
+			by = append(by, fmt.Sprintf("more than %d rebalances after one event (explore --max-rounds %d)", m.MaxRounds, m.MaxRounds))
 		}
-		fmt.Fprintf(stdout, "%-36s %-4s %-28s %s\n%36s caught by: %s\n", m.Fault, m.Bug, m.Source, m.Summary, "", caught)
+		verdict := "caught by: " + strings.Join(by, ", ")
+		if len(by) == 0 {
+			verdict = "not caught: " + m.Uncaught
+		}
+		fmt.Fprintf(stdout, "%-36s %-4s %-28s %s\n%36s %s\n", m.Fault, m.Bug, m.Source, m.Summary, "", verdict)
 	}
 	fmt.Fprintln(stdout, "\nrun one: groupcheck explore --mutant NAME  (its world, or --preset/--config with the fault added)")
 	return 0

@@ -15,6 +15,10 @@ type balancer struct {
 	held     [][]bool // [member][partition]
 	kept     [][]bool // [member][partition]: held because the member owned it before
 	count    []int
+	// balanceFirst: unheld partitions go to the first eligible member and moveOne takes a
+	// member's partitions in partition order, owned before or not (FaultBalanceMovesOwned,
+	// BUGS.md B27).
+	balanceFirst bool
 }
 
 // stickyBalance is the balancing shared by sticky and cooperative-sticky. Each member first
@@ -25,9 +29,17 @@ type balancer struct {
 // to B (A = most loaded, preferring partitions A did not own, highest first; B = least loaded).
 // The result keeps owned partitions up to the min/max quota, takes away the extras and is
 // balanced: no single move reduces the spread. Each move lowers Σ count², so it terminates.
+//
+// With FaultBalanceMovesOwned balance comes before stickiness, as in the sticky algorithm
+// before KAFKA-8767's mitigation (apache/kafka#7130: "first try to balance by only moving newly
+// added partitions"): unheld partitions are heaped on the first eligible member, then each
+// move takes the most loaded member's lowest partition whether it owned it or not. The result
+// is as balanced, but an owned partition may move where a newly placed one would have done;
+// under cooperative that is one more revocation, hence a third round (BUGS.md B27).
 // Reference: KAFKA.md §2.5 (sticky balancing); KIP-54.
-func stickyBalance(cluster impl.Cluster, ms []impl.JoinGroupMember, prev []impl.PartitionSet) [][]impl.TopicPartition {
+func stickyBalance(cluster impl.Cluster, ms []impl.JoinGroupMember, prev []impl.PartitionSet, faults impl.Faults) [][]impl.TopicPartition {
 	b := newBalancer(cluster, ms)
+	b.balanceFirst = faults.Has(impl.FaultBalanceMovesOwned)
 	for i := range ms {
 		for _, tp := range prev[i].Slice() {
 			if p, ok := slices.BinarySearchFunc(b.parts, tp, impl.TopicPartition.Compare); ok && b.eligible[i][p] {
@@ -101,6 +113,9 @@ func (b *balancer) distributeUnheld() {
 	slices.SortStableFunc(unheld, func(x, y int) int { return b.eligibleCount(x) - b.eligibleCount(y) })
 	for _, p := range unheld {
 		if i, ok := b.leastLoaded(p, -1, len(b.parts)+1); ok {
+			if b.balanceFirst {
+				i = slices.IndexFunc(b.eligible, func(e []bool) bool { return e[p] })
+			}
 			b.give(i, p)
 		}
 	}
@@ -126,6 +141,12 @@ func (b *balancer) moveOne() bool {
 	}
 	slices.SortStableFunc(order, func(x, y int) int { return b.count[y] - b.count[x] })
 	for _, a := range order {
+		if b.balanceFirst {
+			if b.moveFirstOf(a) {
+				return true
+			}
+			continue
+		}
 		for _, keptPass := range []bool{false, true} {
 			for p := len(b.parts) - 1; p >= 0; p-- {
 				if !b.held[a][p] || b.kept[a][p] != keptPass {
@@ -137,6 +158,22 @@ func (b *balancer) moveOne() bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// moveFirstOf moves member a's lowest partition that a less loaded member can take, owned or
+// not (FaultBalanceMovesOwned).
+func (b *balancer) moveFirstOf(a int) bool {
+	for p := range b.parts {
+		if !b.held[a][p] {
+			continue
+		}
+		if to, ok := b.leastLoaded(p, a, b.count[a]-1); ok {
+			b.take(a, p)
+			b.give(to, p)
+			return true
 		}
 	}
 	return false

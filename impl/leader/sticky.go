@@ -38,7 +38,7 @@ func (a Sticky) Assign(cluster impl.Cluster, members []impl.JoinGroupMember) []i
 		mode = mergeAll
 	}
 	prev := claimsByMember(ms, arbitrate(cluster, ms, userDataClaims, mode))
-	return assignmentsOf(ms, stickyBalance(cluster, ms, prev))
+	return assignmentsOf(ms, stickyBalance(cluster, ms, prev, a.Faults))
 }
 
 // CooperativeSticky is the CooperativeStickyAssignor: owned partitions are arbitrated
@@ -80,7 +80,7 @@ func (a CooperativeSticky) Claims(cluster impl.Cluster, members []impl.JoinGroup
 func (a CooperativeSticky) Assign(cluster impl.Cluster, members []impl.JoinGroupMember) []impl.MemberAssignment {
 	ms := sortedMembers("cooperative-sticky.Assign", members)
 	claims := a.Claims(cluster, ms)
-	out := assignmentsOf(ms, stickyBalance(cluster, ms, claimsByMember(ms, claims)))
+	out := assignmentsOf(ms, stickyBalance(cluster, ms, claimsByMember(ms, claims), a.Faults))
 	if a.SkipAdjust {
 		return out
 	}

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/invariants"
+)
+
+// TestMutantsListing: `groupcheck mutants` names every registered fault with its bug id and
+// says what catches it — a property, the bound on rounds — or why nothing does.
+func TestMutantsListing(t *testing.T) {
+	var out bytes.Buffer
+	if code := mutants(&out); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	lines := strings.Split(out.String(), "\n")
+	for _, m := range invariants.Mutants {
+		i := 0
+		for i < len(lines) && !strings.HasPrefix(lines[i], m.Fault.String()+" ") {
+			i++
+		}
+		if i+1 >= len(lines) || !strings.Contains(lines[i], " "+m.Bug+" ") {
+			t.Errorf("%s (%s) is not listed", m.Fault, m.Bug)
+			continue
+		}
+		verdict := strings.TrimSpace(lines[i+1])
+		switch {
+		case len(m.Catches) > 0 && !strings.HasPrefix(verdict, "caught by: "+m.Catches[0]):
+			t.Errorf("%s: %q, want caught by %s", m.Fault, verdict, m.Catches[0])
+		case m.MaxRounds > 0 && !strings.Contains(verdict, "--max-rounds"):
+			t.Errorf("%s: %q, want the bound on rounds", m.Fault, verdict)
+		case len(m.Catches) == 0 && m.MaxRounds == 0 && verdict != "not caught: "+m.Uncaught:
+			t.Errorf("%s: %q, want why it is not caught", m.Fault, verdict)
+		}
+	}
+}
