@@ -51,7 +51,7 @@ func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
 	keyID := map[actionKey]int32{}
 	var buf []byte
 	var queue []spec.World
-	goal := goalFor(c)
+	goal := Goal(c)
 	add := func(w spec.World, parent int32, action int16) int32 {
 		buf = w.Encode(buf[:0])
 		fp := maphash.Bytes(seed, buf)
@@ -92,7 +92,7 @@ func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
 			if n, ok := spec.Next(w, a); ok {
 				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
-					bump: int8(max(0, rebalances(n)-rebalances(w))), fair: fairStep(a, w, n)})
+					bump: int8(max(0, rebalances(n)-rebalances(w))), fair: Fair(a, w, n)})
 				g.edges++
 			}
 		}
@@ -100,7 +100,7 @@ func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
 	return g
 }
 
-// fairStep reports whether weak fairness applies to the step: the protocol's own actions
+// Fair reports whether weak fairness applies to the step: the protocol's own actions
 // always; a timer only when it costs no budget (its member's process is gone, so it is bound
 // to fire). Budgeted environment events — crashes, joins, a live member's timeouts — are
 // choices of the environment, which may stop acting at any time. So is the application's
@@ -108,7 +108,7 @@ func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
 // forever (one request in flight at a time) would otherwise starve its own heartbeat and
 // poll, which weak fairness cannot force when they are enabled only between commits — a
 // modelling artifact, not a protocol livelock (the real client heartbeats from its own thread).
-func fairStep(a spec.Action, w, n spec.World) bool {
+func Fair(a spec.Action, w, n spec.World) bool {
 	switch a.Kind {
 	case spec.DeliverRequest, spec.DeliverResponse, spec.Assign, spec.Poll, spec.Heartbeat, spec.Refresh:
 		return true

@@ -44,7 +44,7 @@ type LivenessReport struct {
 // Weak fairness applies to the protocol's own actions — deliveries, each member's poll,
 // assign, heartbeat and metadata refresh — and to timers that cost no budget (their member's
 // process is gone, so they are bound to fire). Environment events — budgeted ones, and the
-// application's offset commits (see fairStep) — are never forced, and the environment stops
+// application's offset commits (see Fair) — are never forced, and the environment stops
 // acting at some point: a behaviour that never converges therefore ends in a dead end (no fair
 // action enabled) or runs forever, on fair edges only, in one strongly connected component of
 // unconverged worlds. Such a component C admits a fair run
@@ -103,9 +103,9 @@ func Liveness(c spec.Config, maxStates int) LivenessReport {
 	return rep
 }
 
-// goalFor is what convergence means for the config's protocol: the group converged, or every
+// Goal is what convergence means for the config's protocol: the group converged, or every
 // member is gone and the coordinator has let them go (nothing is left to converge).
-func goalFor(c spec.Config) func(spec.World) bool {
+func Goal(c spec.Config) func(spec.World) bool {
 	if c.ConsumerProtocol {
 		return func(w spec.World) bool {
 			return ConvergedKIP848(w) || noLiveMember(w) && len(w.Group.Members()) == 0

@@ -89,10 +89,10 @@ func goldenRounds(t *testing.T, m invariants.Mutant) {
 // roundsAfterEvent counts the rebalances a replay passes after its last environment event
 // taken in a converged world, and reports whether it ends converged with no event since.
 func roundsAfterEvent(c spec.Config, res *Result) (int, bool) {
-	goal := converged(c)
+	goal := invariants.Goal(c)
 	event := -1
 	for i, s := range res.Steps {
-		if !s.Step.Check && s.Enabled && environmentChoice(s.Step.Action, s.Pre, s.Post) {
+		if !s.Step.Check && s.Enabled && !invariants.Fair(s.Step.Action, s.Pre, s.Post) {
 			if !goal(s.Pre) {
 				return 0, false
 			}
@@ -143,7 +143,7 @@ func roundsPath(c spec.Config, want int) ([]spec.Action, int, bool) {
 		parent int
 		act    spec.Action
 	}
-	goal := converged(c)
+	goal := invariants.Goal(c)
 	key := func(w spec.World, since int) string { return string(append(w.Encode(nil), byte(since+1))) }
 	nodes := []node{{w: spec.Init(c), since: -1, parent: -1}}
 	seen := map[string]bool{key(nodes[0].w, -1): true}
@@ -155,7 +155,7 @@ func roundsPath(c spec.Config, want int) ([]spec.Action, int, bool) {
 				continue
 			}
 			since := cur.since
-			switch env := environmentChoice(a, cur.w, n); {
+			switch env := !invariants.Fair(a, cur.w, n); {
 			case since < 0 && env && goal(cur.w):
 				since = rebalances(n) - rebalances(cur.w)
 			case since < 0:

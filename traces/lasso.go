@@ -117,7 +117,7 @@ func checkLasso(t *Trace, res *Result) *Divergence {
 		return &Divergence{Step: 1, Label: t.Name, Reason: "a lasso without steps"}
 	}
 	end := res.Steps[last].Post
-	goal := converged(t.Config)
+	goal := invariants.Goal(t.Config)
 	if t.Header.DeadEnd {
 		if goal(end) {
 			return &Divergence{Step: last + 1, Label: t.Label(last), Reason: "not a dead end: the last world is converged"}
@@ -142,40 +142,15 @@ func checkLasso(t *Trace, res *Result) *Divergence {
 	return nil
 }
 
-// converged is what convergence means for the config's protocol, as invariants.Liveness
-// judges it: the group converged, or every member gone and the coordinator empty.
-func converged(c spec.Config) func(spec.World) bool {
-	return func(w spec.World) bool {
-		gone := true
-		for i := range w.Slots {
-			if w.Live(i) {
-				gone = false
-			}
-		}
-		if c.ConsumerProtocol {
-			return invariants.ConvergedKIP848(w) || gone && len(w.Group.Members()) == 0
-		}
-		return invariants.Converged(w) || gone && len(w.Coord.Members()) == 0
-	}
-}
-
-// protocolActionEnabled finds an action enabled in w that the protocol takes by itself: a
-// protocol action (spec's kinds before Start), or an environment timer that spends no budget
-// (its member's process is gone, so it is bound to fire: spec's free timers). Only budgeted
-// environment events — the environment's choices, which may stop — are left out.
+// protocolActionEnabled finds an action enabled in w that weak fairness forces, as
+// invariants.Liveness judges it (invariants.Fair): a protocol action or a free timer. The
+// environment's choices — budgeted events and the application's commits — are left out.
 func protocolActionEnabled(w spec.World) (spec.Action, bool) {
 	for _, a := range spec.Actions(w, nil) {
 		n, _, ok := spec.Step(w, a)
-		if ok && !environmentChoice(a, w, n) {
+		if ok && invariants.Fair(a, w, n) {
 			return a, true
 		}
 	}
 	return spec.Action{}, false
-}
-
-// environmentChoice reports whether the step w -a-> n is the environment's choice: an
-// environment action that spends a budget. Everything else — protocol actions and free timers —
-// weak fairness forces.
-func environmentChoice(a spec.Action, w, n spec.World) bool {
-	return a.Kind >= spec.Start && n.Left != w.Left
 }

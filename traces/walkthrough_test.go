@@ -11,6 +11,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/invariants"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -199,7 +200,7 @@ func findWalkthrough(cfg spec.Config, goal func(step) bool) ([]spec.Action, erro
 	if !ok {
 		return nil, fmt.Errorf("%s: no reachable step shows the walk-through", cfg.Name)
 	}
-	done := converged(cfg)
+	done := invariants.Goal(cfg)
 	if done(end) {
 		return prefix, nil
 	}

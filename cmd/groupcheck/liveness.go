@@ -22,6 +22,7 @@ func (r *report) addLiveness(lr invariants.LivenessReport) {
 		p.Why = fmt.Sprintf("the state graph has more than the bound's %d worlds", lr.Distinct-1)
 	case explorer.Violated:
 		l := lr.Lasso
+		r.lasso = l
 		what := "can never converge"
 		if !l.Stuck {
 			what = "could still converge, but a fair schedule need not"

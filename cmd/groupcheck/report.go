@@ -32,6 +32,7 @@ type report struct {
 	Rounds      *roundsReport    `json:"rounds,omitempty"`
 
 	paths []*explorer.Path[spec.World, spec.Action]
+	lasso *invariants.Lasso // the converges counterexample, written with its cycle marked
 	cfg   spec.Config
 }
 
@@ -166,7 +167,21 @@ func (r *report) writeTraces(dir string) error {
 		return err
 	}
 	for i, p := range r.Properties {
-		if r.paths[i] == nil || p.liveness {
+		if r.paths[i] == nil || p.liveness && r.lasso == nil {
+			continue
+		}
+		if p.liveness {
+			h := traces.Header{
+				About: []string{fmt.Sprintf("%s violated: %s", p.Name, p.Statement), "source: " + p.Source, p.Why},
+				Found: fmt.Sprintf("bfs shortest prefix in the liveness graph, %d steps, then a cycle of %d", len(r.lasso.Prefix.Steps), len(r.lasso.Cycle)),
+			}
+			var b strings.Builder
+			if err := traces.WriteLasso(&b, h, r.cfg, r.lasso); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(dir, cleanName(r.Config+"-"+p.Name)+".trace"), []byte(b.String()), 0o644); err != nil {
+				return err
+			}
 			continue
 		}
 		h := traces.Header{
