@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -21,7 +22,8 @@ type bounds struct {
 	workers, maxDepth int
 	maxStates         int64
 	maxTime           time.Duration
-	maxMemory         uint64
+	maxMemory         byteSize
+	spillFrontier     byteSize
 	json              bool
 	cpuProfile        string
 }
@@ -31,7 +33,8 @@ func (b *bounds) register(fs *flag.FlagSet) {
 	fs.IntVar(&b.maxDepth, "max-depth", 0, "stop after this depth (0 = unbounded)")
 	fs.Int64Var(&b.maxStates, "max-states", 0, "stop after this many distinct states (0 = unbounded)")
 	fs.DurationVar(&b.maxTime, "max-time", 0, "stop after this long, e.g. 30s (0 = unbounded)")
-	fs.Uint64Var(&b.maxMemory, "max-memory", 0, "stop when the resident set exceeds this many bytes (0 = unbounded)")
+	fs.Var(&b.maxMemory, "max-memory", "stop cleanly, with a partial report, before the resident set passes this size, e.g. 2GB or 512MiB (0 = unbounded)")
+	fs.Var(&b.spillFrontier, "spill-frontier", "spill a level to disk when its states would take more memory than this size (1B spills every level; 0 = only when --max-memory needs it)")
 	fs.BoolVar(&b.json, "json", false, "print one JSON object on stdout")
 	fs.StringVar(&b.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 }
@@ -53,7 +56,8 @@ func (b bounds) profile() (stop func(), err error) {
 }
 
 func (b bounds) options(stderr io.Writer) explorer.Options {
-	o := explorer.Options{Workers: b.workers, MaxDepth: b.maxDepth, MaxStates: b.maxStates, MaxTime: b.maxTime, MaxMemory: b.maxMemory}
+	o := explorer.Options{Workers: b.workers, MaxDepth: b.maxDepth, MaxStates: b.maxStates, MaxTime: b.maxTime,
+		MaxMemory: uint64(b.maxMemory), SpillFrontier: int64(min(uint64(b.spillFrontier), math.MaxInt64))}
 	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
 		o.Progress = stderr
 	}
@@ -76,6 +80,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	mutant := fs.String("mutant", "", "switch on a named fault (groupcheck mutants); alone, explore its world")
 	liveness := fs.Bool("liveness", false, "also check convergence under weak fairness and measure rebalance rounds (builds the state graph in memory)")
 	maxRounds := fs.Int("max-rounds", 0, "fail when the worst-case rebalances after one environment event exceed N (implies --liveness)")
+	symmetry := fs.Bool("symmetry", false, "keep one world per orbit under permutations of interchangeable members (exact; see spec.NewSymmetry)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -87,10 +92,17 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: --max-rounds %d: want a positive bound\n", *maxRounds)
 		return 2
 	}
+	if *symmetry && (*liveness || *maxRounds > 0) {
+		fmt.Fprintf(stderr, "groupcheck explore: %s\n", errSymmetryLiveness)
+		return 2
+	}
 	cfg, err := loadWorld(*preset, *config, *mutant)
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
+	}
+	if m, ok := invariants.LookupMutant(*mutant); ok && *preset == "" && *config == "" && b.maxStates == 0 {
+		b.maxStates = m.MaxStates // the fault grows the world without end: its registered bound
 	}
 	stop, err := b.profile()
 	if err != nil {
@@ -98,7 +110,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	m := invariants.NewModel(cfg)
-	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), b.options(stderr))
+	r, sym := checkWorld(m, *symmetry, b.options(stderr))
 	stop()
 	rep := newReport(m, r)
 	if *liveness || *maxRounds > 0 {
@@ -118,12 +130,13 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	if b.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := enc.Encode(withSymmetry(rep, sym)); err != nil {
 			fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 			return 2
 		}
 	} else {
 		rep.writeText(stdout)
+		writeSymmetry(stdout, sym)
 	}
 	if rep.failed() {
 		return 1

@@ -36,3 +36,13 @@ func TestMutantsListing(t *testing.T) {
 		}
 	}
 }
+
+// TestMutantWorldBound: a mutant whose fault grows its world without end (B1's eviction loop)
+// runs under its registered state bound when none is given, and says it was bounded.
+func TestMutantWorldBound(t *testing.T) {
+	var out, errb strings.Builder
+	code := run([]string{"explore", "--mutant", "join-timer-zero", "--json"}, &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), `"stopped_by": "max-states"`) {
+		t.Errorf("exit %d, want 1 and stopped_by max-states:\n%s%s", code, out.String(), errb.String())
+	}
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// symmetryReport is the "symmetry" object of explore's JSON report, present when --symmetry
+// was given: the interchangeable members, the size of the group, and why members with equal
+// roles were not reduced, if they were not.
+type symmetryReport struct {
+	Classes      [][]string `json:"classes"`
+	Permutations int        `json:"permutations"`
+	Blocked      string     `json:"blocked,omitempty"`
+
+	text string
+}
+
+// checkWorld explores m's world, under the symmetry of interchangeable members when asked
+// (then the report says so; nil otherwise).
+func checkWorld(m *invariants.Model, symmetry bool, o explorer.Options) (explorer.Report[spec.World, spec.Action], *symmetryReport) {
+	if !symmetry {
+		return explorer.Check[spec.World, spec.Action](m, m.Properties(), o), nil
+	}
+	sm := invariants.NewSymmetric(m)
+	s := sm.Symmetry()
+	return explorer.Check[spec.World, spec.Action](sm, m.Properties(), o),
+		&symmetryReport{Classes: s.Classes(), Permutations: s.Order(), Blocked: s.Blocked(), text: s.String()}
+}
+
+// errSymmetryLiveness refuses --symmetry with --liveness: the liveness check builds its own
+// graph of real worlds and judges fairness per slot, which a graph of orbits cannot tell
+// (invariants.Symmetric).
+const errSymmetryLiveness = "--symmetry cannot be combined with --liveness or --max-rounds: the liveness check judges fairness per member along cycles of real worlds, and a cycle of orbits may end in a permuted copy of its start; run the liveness check without --symmetry"
+
+// withSymmetry is the JSON form of the report, with the symmetry object when there is one.
+func withSymmetry(rep *report, sym *symmetryReport) any {
+	if sym == nil {
+		return rep
+	}
+	return struct {
+		*report
+		Symmetry *symmetryReport `json:"symmetry"`
+	}{rep, sym}
+}
+
+// writeSymmetry ends the text report with the group used.
+func writeSymmetry(w io.Writer, sym *symmetryReport) {
+	if sym != nil {
+		fmt.Fprintf(w, "\nsymmetry: %s\n", sym.text)
+	}
+}
