@@ -144,7 +144,7 @@ func checkSymmetric(c spec.Config, opts explorer.Options) explorer.Report[spec.W
 // own search; this is the explorer's).
 func TestSymmetricCountsAreOrbits(t *testing.T) {
 	cs := symmetricWorlds(t)
-	if testing.Short() {
+	if !long() {
 		cs = cs[2:4] // kip848-static-any and kip848-three-any: 24k worlds each; the others 160k to 230k
 	}
 	for _, c := range cs {
@@ -190,8 +190,8 @@ func sameVerdicts(t *testing.T, name string, plain, red explorer.Report[spec.Wor
 
 // TestVerdictsAgree: with and without symmetry, every property gets the same verdict on every
 // preset, on the KIP-848 presets and mutant world with the any assignor (where the group is
-// not trivial), and on every mutant's world with its fault. With -short only the worlds of
-// fewer than 25k states are explored; the others are capped at a million states.
+// not trivial), and on every mutant's world with its fault. Unless GROUPCHECK_LONG is set
+// (long()), only the worlds of fewer than 25k states are explored; the others are capped at a million states.
 func TestVerdictsAgree(t *testing.T) {
 	fast := map[string]bool{"upgrade-v0-leader": true, "upgrade-bounce1": true, "kip848-static": true}
 	type world struct {
@@ -200,7 +200,7 @@ func TestVerdictsAgree(t *testing.T) {
 	}
 	var worlds []world
 	for _, p := range spec.Presets {
-		if testing.Short() && !fast[p.Name] {
+		if !long() && !fast[p.Name] {
 			continue
 		}
 		c, err := p.Config()
@@ -210,13 +210,13 @@ func TestVerdictsAgree(t *testing.T) {
 		worlds = append(worlds, world{c, 1_000_000})
 	}
 	for i, c := range symmetricWorlds(t) {
-		if testing.Short() && i != 2 && i != 3 {
+		if !long() && i != 2 && i != 3 {
 			continue // as in TestSymmetricCountsAreOrbits
 		}
 		worlds = append(worlds, world{c, 0})
 	}
 	for _, m := range Mutants {
-		if m.World == "" || testing.Short() {
+		if m.World == "" || !long() {
 			continue
 		}
 		c, err := m.Config()

@@ -285,7 +285,7 @@ func orbitCounts(t *testing.T, c Config, canon func(World) string) (orbits, redu
 // over the whole group, and over the images that sort the classes by signature.
 func TestExactOrbits(t *testing.T) {
 	names := []string{"kip848-kip-three", "kip848-resubscribe"}
-	if !testing.Short() {
+	if long() {
 		names = append(names, "kip848-three-dynamic", "kip848-static-any", "kip848-any")
 	}
 	for _, name := range names {
