@@ -112,16 +112,21 @@ func (c *classic) clone() *classic {
 // copies the knowledge on the first write: most operations (a heartbeat or commit answered
 // at a generation already known in that state) change nothing, and the search then reuses
 // the knowledge and its key as they are.
-type step struct {
-	n       *classic
+// stepOf is one response being applied to a protocol's knowledge K: copied on first write
+// (most candidate linearizations fail before writing), with the reason kept only when asked.
+type stepOf[K interface{ clone() K }] struct {
+	n       K
 	copied  bool
 	o       *operation
 	explain bool
 	why     string
 }
 
+// step applies a classic response.
+type step struct{ stepOf[*classic] }
+
 // w is the writable knowledge.
-func (s *step) w() *classic {
+func (s *stepOf[K]) w() K {
 	if !s.copied {
 		s.n, s.copied = s.n.clone(), true
 	}
@@ -130,7 +135,7 @@ func (s *step) w() *classic {
 
 // fail records why the response is impossible (only when explaining: the search calls
 // apply far more often than it fails for good).
-func (s *step) fail(format string, args ...any) bool {
+func (s *stepOf[K]) fail(format string, args ...any) bool {
 	if s.explain {
 		s.why = s.o.desc + ": " + fmt.Sprintf(format, args...)
 	}
@@ -138,7 +143,7 @@ func (s *step) fail(format string, args ...any) bool {
 }
 
 func (c *classic) apply(o *operation, explain bool) ([]knowledge, string) {
-	s := &step{n: c, o: o, explain: explain}
+	s := &step{stepOf[*classic]{n: c, o: o, explain: explain}}
 	var out []*classic
 	switch {
 	case !o.answered:

@@ -73,7 +73,7 @@ func (c *consumer) clone() *consumer {
 }
 
 func (c *consumer) apply(o *operation, explain bool) ([]knowledge, string) {
-	s := &step848{n: c, o: o, explain: explain}
+	s := &step848{stepOf[*consumer]{n: c, o: o, explain: explain}}
 	var ok bool
 	switch {
 	case o.op == history.OffsetCommit:
@@ -94,27 +94,8 @@ func (c *consumer) apply(o *operation, explain bool) ([]knowledge, string) {
 }
 
 // step848 is one application of an operation, copying the knowledge on the first write.
-type step848 struct {
-	n       *consumer
-	copied  bool
-	o       *operation
-	explain bool
-	why     string
-}
-
-func (s *step848) w() *consumer {
-	if !s.copied {
-		s.n, s.copied = s.n.clone(), true
-	}
-	return s.n
-}
-
-func (s *step848) fail(format string, args ...any) bool {
-	if s.explain {
-		s.why = s.o.desc + ": " + fmt.Sprintf(format, args...)
-	}
-	return false
-}
+// step848 applies a KIP-848 response.
+type step848 struct{ stepOf[*consumer] }
 
 // set writes a member's record if it changed, with the provenance of the changed facts.
 func (s *step848) set(id string, m member848) {
