@@ -145,9 +145,11 @@
 // usual risk of hash compaction); Report.Collision gives the optimistic
 // estimate n²/2⁶⁵.
 //
-// Room left for later: symmetry reduction belongs in Model.Encode
-// (encode a canonical representative); liveness (Eventually) needs the
-// graph edges, which could be written to the trace file alongside the
-// parent keys; a model with a codec for its states could have its
-// levels spilled whole instead of rebuilt.
+// Symmetry reduction lives in Model.Encode: a model that encodes a
+// canonical representative of each orbit (twophase.NewSymmetric,
+// invariants.NewSymmetric) is explored one state per orbit while paths stay
+// real states. Liveness is checked outside the explorer, on a graph with
+// labelled edges (invariants.Liveness). Room left for later: a model with a
+// codec for its states could have its levels spilled whole instead of
+// rebuilt.
 package explorer
