@@ -74,7 +74,8 @@ func Liveness(c spec.Config, maxStates int) LivenessReport {
 			rep.Stuck++
 		}
 	}
-	comp, fair := g.fairComponents()
+	comp, members := g.unconverged()
+	fair := g.fairComponents(comp, members)
 	first := -1
 	for i := range g.out {
 		bad := false
@@ -99,7 +100,7 @@ func Liveness(c spec.Config, maxStates int) LivenessReport {
 		rep.Lasso = g.lasso(first, comp)
 		rep.Lasso.Stuck = !can[first]
 	}
-	rep.Rounds = g.rounds()
+	rep.Rounds = g.rounds(comp, members)
 	return rep
 }
 
@@ -154,19 +155,18 @@ func (g *liveGraph) canReach() []bool {
 	return can
 }
 
-// fairComponents finds the components of unconverged worlds that admit a fair infinite run:
-// a cycle exists in them, and every fair action enabled in all of their worlds is taken by an
-// edge inside. It returns each world's component (-1 for converged worlds) and, per
-// component, whether it is such a fair cycle.
-func (g *liveGraph) fairComponents() (comp []int32, fair []bool) {
-	comp, n := g.sccs(func(i int) bool { return !g.goal[i] }, func(e edge) bool { return e.fair })
-	members := make([][]int32, n)
-	for i, c := range comp {
-		if c >= 0 {
-			members[c] = append(members[c], int32(i))
-		}
-	}
-	fair = make([]bool, n)
+// unconverged is the strongly connected components of the unconverged worlds over fair
+// edges: the only places a behaviour can stay forever once the environment stops acting. Both
+// the fairness check and the rounds figures work on them.
+func (g *liveGraph) unconverged() (comp []int32, members [][]int32) {
+	return g.sccs(func(i int) bool { return !g.goal[i] }, func(e edge) bool { return e.fair })
+}
+
+// fairComponents reports, per component of unconverged (comp, members), whether it admits a
+// fair infinite run: a cycle exists in it, and every fair action enabled in all of its worlds
+// is taken by an edge inside.
+func (g *liveGraph) fairComponents(comp []int32, members [][]int32) (fair []bool) {
+	fair = make([]bool, len(members))
 	enabled := make([]int32, len(g.keys)) // worlds of the component enabling the key
 	taken := make([]bool, len(g.keys))
 	seen := make([]int32, len(g.keys)) // dedupe keys per world: the world's index + 1
@@ -199,7 +199,7 @@ func (g *liveGraph) fairComponents() (comp []int32, fair []bool) {
 		}
 		touched = touched[:0]
 	}
-	return comp, fair
+	return fair
 }
 
 // hop is one edge of a walk through the graph.

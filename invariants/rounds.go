@@ -62,16 +62,14 @@ type weight struct {
 	condense bool
 }
 
-// rounds computes the Rounds figures on the explored graph.
-func (g *liveGraph) rounds() Rounds {
+// rounds computes the Rounds figures on the explored graph, given its unconverged components.
+func (g *liveGraph) rounds(comp []int32, members [][]int32) Rounds {
 	r := Rounds{ByEvent: map[string]Figures{}}
-	in := func(i int) bool { return !g.goal[i] }
-	comp, n := g.sccs(in, func(e edge) bool { return e.fair })
 	none := func(int32) int { return 0 }
-	rebalances := g.longest(comp, n, weight{state: none, edge: func(e edge) int { return int(e.bump) }})
-	steps := g.longest(comp, n, weight{state: none, edge: func(edge) int { return 1 }, condense: true})
-	unavail := g.longest(comp, n, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(edge) int { return 0 }, condense: true})
-	stops := g.longest(comp, n, weight{state: none, edge: func(edge) int { return 0 }, condense: true})
+	rebalances := g.longest(comp, members, weight{state: none, edge: func(e edge) int { return int(e.bump) }})
+	steps := g.longest(comp, members, weight{state: none, edge: func(edge) int { return 1 }, condense: true})
+	unavail := g.longest(comp, members, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(edge) int { return 0 }, condense: true})
+	stops := g.longest(comp, members, weight{state: none, edge: func(edge) int { return 0 }, condense: true})
 	for i, es := range g.out {
 		if !g.goal[i] {
 			continue
@@ -112,14 +110,8 @@ func add(a, b int) int {
 // exit's value is known when a component is summed. Inside a component of zero internal
 // weight every world has the same value, the best exit; a condensed weight treats every
 // component so, adding its largest world weight once.
-func (g *liveGraph) longest(comp []int32, n int, w weight) []int {
+func (g *liveGraph) longest(comp []int32, members [][]int32, w weight) []int {
 	val := make([]int, len(g.out))
-	members := make([][]int32, n)
-	for i, c := range comp {
-		if c >= 0 {
-			members[c] = append(members[c], int32(i))
-		}
-	}
 	for c, ws := range members {
 		cyclic, positive, exits := len(ws) > 1, false, false
 		best, own := 0, 0

@@ -5,7 +5,7 @@ package invariants
 // millions of worlds). It returns each world's component id (-1 outside the subgraph) and
 // the number of components; ids come in reverse topological order — a component's edges lead
 // only to components with smaller ids — which is the order longest-path sums need.
-func (g *liveGraph) sccs(in func(int) bool, use func(edge) bool) (comp []int32, n int) {
+func (g *liveGraph) sccs(in func(int) bool, use func(edge) bool) (comp []int32, members [][]int32) {
 	size := len(g.out)
 	comp = make([]int32, size)
 	index := make([]int32, size) // 0 = unvisited, else DFS number + 1
@@ -62,14 +62,19 @@ func (g *liveGraph) sccs(in func(int) bool, use func(edge) bool) (comp []int32, 
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
 					onStack[w] = false
-					comp[w] = int32(n)
+					comp[w] = int32(len(members))
 					if w == v {
 						break
 					}
 				}
-				n++
+				members = append(members, nil)
 			}
 		}
 	}
-	return comp, n
+	for i, c := range comp {
+		if c >= 0 {
+			members[c] = append(members[c], int32(i))
+		}
+	}
+	return comp, members
 }
