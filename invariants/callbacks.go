@@ -53,8 +53,8 @@ var callbackConsistency = Property{
 var lostOnlyAfterMembershipLost = Property{
 	Name:      "lost-only-after-membership-lost",
 	Kind:      explorer.Always,
-	Statement: "a member's partitions are reported lost only once its membership is lost, or for partitions that no longer exist",
-	Source:    "KAFKA.md §2.3 step 2; KIP-429 §1.b, §1.e",
+	Statement: "a member's partitions are reported lost, or the generation that protects them given up, only once its membership is lost (or it leaves), or for partitions that no longer exist",
+	Source:    "KAFKA.md §2.3 step 2, §1.11 (REBALANCE_IN_PROGRESS keeps the generation); KIP-429 §1.b, §1.e",
 	Applies:   classic,
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
 		for _, e := range ev {
@@ -71,8 +71,38 @@ var lostOnlyAfterMembershipLost = Property{
 				}
 			}
 		}
-		return ""
+		return generationGivenUp(pre, ev, post)
 	},
+}
+
+// generationGivenUp finds a member that drops its generation while the coordinator still
+// holds it at that generation and it owns partitions: the next onJoinPrepare reports them all
+// lost (KAFKA.md §2.3 step 2), so the loss is decided here, a step or more before the
+// callback, when the member's generation is still known. Leaving gives membership up on
+// purpose and is not a loss (the member's LeaveGroup is sent in the same step).
+func generationGivenUp(pre spec.World, ev []spec.Event, post spec.World) string {
+	for i, s := range post.Slots {
+		c := pre.Slots[i].Client
+		if s.Incarnation != pre.Slots[i].Incarnation || !pre.Live(i) || c.Generation() == impl.NoGeneration ||
+			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(pre, i) || leaves(ev, i) {
+			continue
+		}
+		return fmt.Sprintf("%s gives up generation %d while the coordinator still holds it there (%s); it will report %s lost",
+			name(pre, i), c.Generation(), c.MemberID(), c.Owned())
+	}
+	return ""
+}
+
+// leaves reports whether slot i sends a LeaveGroup in the step.
+func leaves(ev []spec.Event, i int) bool {
+	for _, e := range ev {
+		if s, ok := e.(spec.SendEvent); ok && s.Slot == i {
+			if _, ok := s.Request.(impl.LeaveGroupRequest); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // closingMidRebalance: the consumer closes with onPartitionsLost instead of

@@ -28,19 +28,38 @@ type Mutant struct {
 	// Uncaught says why no property catches the mutant yet, when Catches is empty and
 	// MaxRounds is 0.
 	Uncaught string
+	// Base are faults of the code base the bug lived in, switched on in both the faulty and
+	// the correct world: the catch is measured against that base, not the shipped reference.
+	// A fault whose harm exists only next to another defect (B9's validation was a safety net
+	// for B10's arbitration and failed the round instead) is caught this way; empty means the
+	// shipped reference.
+	Base []impl.Fault
 	// MaxStates bounds the faulty world's exploration when the fault makes it grow without
 	// end (an eviction loop); 0 means it is explored exhaustively. BFS still returns the
 	// shortest counterexample within the bound.
 	MaxStates int64
 }
 
-// Config is the mutant's world with its fault switched on.
+// Config is the mutant's world with its base faults and its fault switched on.
 func (m Mutant) Config() (spec.Config, error) {
+	c, err := m.BaseConfig()
+	if err != nil {
+		return spec.Config{}, err
+	}
+	c.Faults = c.Faults.With(m.Fault)
+	return c, nil
+}
+
+// BaseConfig is the mutant's world without its fault: the reference, with the base faults
+// switched on. Every property the mutant catches holds here.
+func (m Mutant) BaseConfig() (spec.Config, error) {
 	c, err := spec.ParseConfigString(m.Fault.String(), m.World)
 	if err != nil {
 		return spec.Config{}, fmt.Errorf("mutant %s: %w", m.Fault, err)
 	}
-	c.Faults = c.Faults.With(m.Fault)
+	for _, f := range m.Base {
+		c.Faults = c.Faults.With(f)
+	}
 	return c, nil
 }
 
@@ -129,10 +148,12 @@ var Mutants = []Mutant{
 	{
 		Fault: impl.FaultNoSyncTimer, Bug: "B3", Source: "KAFKA-12890",
 		Summary: "no sync-phase timer: a member that never syncs keeps the group in CompletingRebalance",
-		Uncaught: "the stall needs a member that stays alive and heartbeating but never sends SyncGroup (stuck in its " +
-			"assignor); in the model a member's sync is a protocol action, which weak fairness forces, so without the timer " +
-			"the member still syncs: converges holds with the fault (e.g. two members with a sync timeout: 476 worlds). " +
-			"Catching it needs an environment action for a member that stops making progress while its heartbeats go on",
+		// a leads gen 1 and hangs in its assignor (budget hangs: its heartbeat thread goes on,
+		// so its session never expires of itself). b's SyncGroup waits for the leader's; with
+		// no sync timer nothing removes a, and no step is enabled: a dead end. With the timer
+		// (free, since a will never sync) a is removed and b converges alone.
+		World:   twoCooperative + "budget hangs=1\n",
+		Catches: []string{ConvergesName},
 	},
 	{
 		Fault: impl.FaultSkipJoinPrepareAfterReset, Bug: "B7", Source: "KAFKA-12983",
@@ -143,28 +164,41 @@ var Mutants = []Mutant{
 	{
 		Fault: impl.FaultStaleClaimAfterSyncRebalance, Bug: "B8a", Source: "KAFKA-13419",
 		Summary: "after REBALANCE_IN_PROGRESS on SyncGroup the old partitions are claimed under the new generation's label, user data included",
-		Uncaught: "a stale label on a true claim: a member's owned list is always what it owns, and the fault only raises " +
-			"its generation label (Java's v2 field already carries that label, KAFKA.md §2.8, so the fault differs only in v1 " +
-			"user data). Under the KAFKA-14639 arbitration a label only decides conflicting claims, and two true claims on one " +
-			"partition are already a double ownership, so no safety property can see it; in B10's v1 world every verdict, " +
-			"rounds (2) and unavailability (38) stay the correct model's. Its harm in Kafka came through B9's validation or the " +
-			"pre-14639 arbitration (B10), which it defuses: the late member no longer looks older than the rest",
+		Uncaught: "an equivalent mutant on the reference: it puts a newer generation label on a true claim (Java's v2 field " +
+			"already carries that label, KAFKA.md §2.8, so it differs only in v1 user data). Under the KAFKA-14639 arbitration " +
+			"a label decides only between conflicting claims, and two true claims on one partition are already a double " +
+			"ownership, so nothing downstream can see it: in the v1 world where labels are read every verdict, the rounds (2) " +
+			"and the unavailability (38) are the correct model's (TestB8aIsEquivalent). In its own code base its harm came " +
+			"through B9's validation or B10's arbitration, and there it does the opposite: under B10 it removes the double " +
+			"ownership, since the late member no longer looks older than the rest",
 	},
 	{
 		Fault: impl.FaultResetGenerationOnSyncRebalance, Bug: "B8b", Source: "KAFKA-13891 → KAFKA-14016",
 		Summary: "REBALANCE_IN_PROGRESS on SyncGroup resets the generation, so the member gives up more than it must",
-		Uncaught: "over-revocation: in the v1 world of B10 it raises the worst-case unavailability after a join from 38 to 55 " +
-			"partition-steps without an owner, with the same rounds (2) and every property holding; catching it needs a bound " +
-			"on unavailability, which unlike the bound on rounds has no protocol-given value",
+		// a and b hold gen 1; c joins; gen 2 revokes a partition from one of them, which
+		// rejoins at once, so the other's SyncGroup is answered REBALANCE_IN_PROGRESS. The
+		// fault resets its generation while the coordinator still holds it at gen 2: the next
+		// onJoinPrepare reports every partition it owns lost (KAFKA-14016's over-revocation:
+		// the worst-case unavailability after the join rises from 38 to 55 partition-steps,
+		// rounds unchanged).
+		World:   threeCooperative + "budget joins=1\n",
+		Catches: []string{"lost-only-after-membership-lost"},
 	},
 	{
 		Fault: impl.FaultValidateBuiltinCooperative, Bug: "B9", Source: "KAFKA-13406",
 		Summary: "the leader validates the built-in cooperative-sticky assignment and fails the round on stale claims",
-		Uncaught: "the validation fails only when one round revokes a partition from one member and adds it to another, " +
-			"which cooperative-sticky's withholding prevents unless two claims on one partition tie (KAFKA-14639); in the " +
-			"correct model claims are never stale enough to tie (B8a), and in the world where they are stale (static members " +
-			"kept with old metadata) the stale claim is empty: the faulty and correct worlds are the same (5,648 worlds, " +
-			"converges holds). It needs B7- or B8-style stale claims, which are themselves caught first",
+		// The validation fails only when one round revokes a partition from one member and
+		// adds it to another, which the shipped arbitration (KAFKA-14639) never asks for: on
+		// the reference the fault changes nothing. It bit in Kafka 3.0–3.1, whose arbitration
+		// dropped the claims of members below the highest generation (B10), so the base is
+		// B10's world with B10's fault: there c's sole stale claim on t-1 is dropped and gen 3
+		// gives t-1 to b, a double ownership. The validation sees t-1 revoked from c and
+		// added to b, fails the round, and the leader rejoins; every round computes the same
+		// assignment and fails again — the double ownership becomes a livelock (a fair cycle;
+		// every safety property holds), which is what KAFKA-13406 reported.
+		World:   threeCooperativeV1 + "budget joins=1\n",
+		Base:    []impl.Fault{impl.FaultDropLowerGenerationClaims},
+		Catches: []string{ConvergesName},
 	},
 	{
 		Fault: impl.FaultDropLowerGenerationClaims, Bug: "B10", Source: "KAFKA-14639",

@@ -11,7 +11,7 @@ import (
 // current reports whether slot i's consumer is a member the coordinator holds in its current
 // generation: running, its member id in the group, its generation the group's.
 func current(w spec.World, i int) bool {
-	if !w.Live(i) {
+	if !running(w, i) {
 		return false
 	}
 	c := w.Slots[i].Client
@@ -71,7 +71,7 @@ var exclusiveOwnershipStrict = Property{
 	Source:    "KAFKA.md §1.12 (the zombie window the protocol cannot close)",
 	Applies:   classic,
 	State: func(w spec.World) string {
-		return doubleOwner(w, func(i int) bool { return w.Live(i) })
+		return doubleOwner(w, func(i int) bool { return running(w, i) })
 	},
 	Expected: zombieWindow,
 }
@@ -140,7 +140,7 @@ var noHandoverWhileOwned = Property{
 			for _, m := range a.Assignments {
 				for i := range pre.Slots {
 					c := pre.Slots[i].Client
-					if !pre.Live(i) || c.MemberID() == m.MemberID || !inGroup(pre, c.MemberID()) {
+					if !running(pre, i) || c.MemberID() == m.MemberID || !inGroup(pre, c.MemberID()) {
 						continue
 					}
 					if both := c.Owned().Intersect(m.Assignment.Partitions); !both.IsEmpty() {
@@ -167,10 +167,17 @@ func currentLeader(w spec.World, a spec.AssignEvent) bool {
 }
 
 // liveTimeouts reports whether the config lets the coordinator remove a live member: a
-// session, join or sync timer firing on it, or its own poll timeout.
+// session, join or sync timer firing on it, its own poll timeout, or a hang (the sync timer
+// removes the hung member, which never learns).
 func liveTimeouts(c spec.Config) bool {
 	b := c.Budget
-	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts > 0
+	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts+b.Hangs > 0
+}
+
+// running reports whether slot i's consumer runs and believes what it owns: a live one, or a
+// hung one (budget hangs), frozen but still the owner in its application's eyes.
+func running(w spec.World, i int) bool {
+	return w.Live(i) || w.Slots[i].Process == spec.Hung
 }
 
 // classic: the property concerns the classic protocols (eager, cooperative).

@@ -38,6 +38,9 @@ const (
 	// RebalanceTimeout: the KIP-848 coordinator's rebalance timer of a member id fires
 	// (protocol consumer; appended so that the kinds above keep their indices).
 	RebalanceTimeout
+	// Hang: a leader's poll thread hangs in its assignor for good while its heartbeats go
+	// on (budget hangs; appended likewise).
+	Hang
 	numKinds
 )
 
@@ -45,7 +48,7 @@ var kindNames = [numKinds]string{
 	"deliver-request", "deliver-response", "assign", "poll", "heartbeat", "commit", "refresh",
 	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
 	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
-	"sync-timeout", "rebalance-timeout",
+	"sync-timeout", "rebalance-timeout", "hang",
 }
 
 func (k Kind) String() string { return kindNames[k] }

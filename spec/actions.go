@@ -26,6 +26,9 @@ func Actions(w World, buf []Action) []Action {
 		for _, k := range []Kind{Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout} {
 			buf = append(buf, Action{Kind: k, Slot: int8(i)})
 		}
+		if w.Slots[i].Assigning != nil && w.Left.Hangs > 0 {
+			buf = append(buf, Action{Kind: Hang, Slot: int8(i)})
+		}
 	}
 	for _, t := range w.cfg.Topics {
 		buf = append(buf, Action{Kind: AddPartition, Topic: t.Name}, Action{Kind: DeleteTopic, Topic: t.Name})

@@ -65,6 +65,11 @@ type Budget struct {
 	// RebalanceTimeouts: a live KIP-848 member's rebalance timer fires while it has not
 	// acknowledged a revocation (protocol consumer only; KAFKA.md §3.5).
 	RebalanceTimeouts int
+	// Hangs: a live leader's poll thread hangs for good in its assignor while its heartbeat
+	// thread goes on, so its session never expires of itself and it never sends SyncGroup
+	// (classic protocols only; the KAFKA-12890 setting, BUGS.md B3). Its max.poll.interval.ms
+	// is taken to be unbounded, as Kafka Streams once configured it: nothing makes it leave.
+	Hangs int
 }
 
 // Assignor names the config accepts. "any" is every valid assignment, to check safety for all
@@ -96,6 +101,9 @@ func (c Config) Validate() error {
 				return fmt.Errorf("member %s: assignors: cooperative-sticky alone makes a member cooperative (KAFKA.md §2.1); under protocol eager list them, e.g. assignors=cooperative-sticky,range", m.Name)
 			}
 		}
+	}
+	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
+		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")
 	}
 	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
 		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")
@@ -196,6 +204,7 @@ func (b *Budget) fields() []budgetField {
 		{"lost-responses", &b.LostResponses}, {"session-timeouts", &b.SessionTimeouts},
 		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
 		{"poll-timeouts", &b.PollTimeouts}, {"rebalance-timeouts", &b.RebalanceTimeouts},
+		{"hangs", &b.Hangs},
 	}
 }
 

@@ -1,6 +1,7 @@
 // Package spec is groupcheck's closed world: the reference roles of impl composed with a
 // nondeterministic environment — message delivery order, crashes, restarts, graceful leaves,
-// subscription and metadata changes, lost responses and timeouts — bounded by a Config.
+// subscription and metadata changes, lost responses, timeouts and a leader that hangs in its
+// assignor while it goes on heartbeating — bounded by a Config.
 //
 // # Usage
 //

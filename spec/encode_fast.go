@@ -135,7 +135,7 @@ func (e *encoder) cluster(c impl.Cluster) {
 func (e *encoder) budget(b *Budget) {
 	for _, v := range [...]int{b.Joins, b.Leaves, b.Crashes, b.Restarts, b.SubscriptionChanges,
 		b.PartitionAdditions, b.TopicDeletions, b.LostResponses, b.SessionTimeouts, b.JoinTimeouts,
-		b.SyncTimeouts, b.PollTimeouts, b.RebalanceTimeouts} {
+		b.SyncTimeouts, b.PollTimeouts, b.RebalanceTimeouts, b.Hangs} {
 		e.int(int64(v))
 	}
 }

@@ -33,7 +33,8 @@ import (
 //	                                          classic-only: an error under protocol consumer
 //	budget      KEY=N ...                     any of the Budget keys; unnamed keys are 0;
 //	                                          join-/sync-timeouts are classic-only,
-//	                                          rebalance-timeouts KIP-848-only
+//	                                          rebalance-timeouts KIP-848-only, hangs
+//	                                          classic-only
 //	fault       NAME                          a mutant (see groupcheck mutants)
 //	commits     on | off                      default off
 //

@@ -77,16 +77,22 @@ func (st *stepper) memberEnv(i int, k Kind) bool {
 		}
 		*st.slot(i) = w.startSlot(i, s)
 	case Restart:
-		if !m.Static || (s.Process != Running && s.Process != Crashed) || !st.spend(&w.Left.Restarts, true) {
+		if !m.Static || (s.Process != Running && s.Process != Crashed && s.Process != Hung) || !st.spend(&w.Left.Restarts, true) {
 			return false
 		}
 		*st.slot(i) = w.startSlot(i, s)
 	case Crash:
-		if s.Process != Running || !st.spend(&w.Left.Crashes, true) {
+		if (s.Process != Running && s.Process != Hung) || !st.spend(&w.Left.Crashes, true) {
 			return false
 		}
 		p := st.slot(i)
 		p.Process, p.In, p.Assigning = Crashed, nil, nil
+	case Hang:
+		if !w.Live(i) || s.Assigning == nil || !st.spend(&w.Left.Hangs, true) {
+			return false
+		}
+		p := st.slot(i)
+		p.Process, p.In, p.Assigning = Hung, nil, nil
 	case Leave:
 		if !w.Live(i) || !st.spend(&w.Left.Leaves, true) {
 			return false

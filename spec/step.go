@@ -60,7 +60,7 @@ func (st *stepper) do(a Action) bool {
 		return st.assign(i, a.Choice)
 	case Poll, Heartbeat, Commit, Refresh:
 		return st.memberStep(i, a.Kind)
-	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout:
+	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout, Hang:
 		return st.memberEnv(i, a.Kind)
 	case AddPartition, DeleteTopic:
 		return st.metadata(a.Kind, a.Topic)
@@ -170,7 +170,7 @@ func (st *stepper) timer(k Kind, id impl.MemberID) bool {
 	var out []impl.Reply
 	switch k {
 	case SessionExpiry:
-		if !w.Coord.CanSessionExpire(id) || !st.spend(&w.Left.SessionTimeouts, w.held(id)) {
+		if !w.Coord.CanSessionExpire(id) || !st.spend(&w.Left.SessionTimeouts, w.held(id) || w.heartbeating(id)) {
 			return false
 		}
 		w.Coord, out = w.Coord.SessionExpired(id)
@@ -204,6 +204,18 @@ func (st *stepper) spend(b *int, costs bool) bool {
 	}
 	*b--
 	return true
+}
+
+// heartbeating reports whether a hung process holds member id id: its heartbeat thread keeps
+// the session alive, so the session timer costs budget, but the join and sync timers, which
+// wait for its poll thread, are free.
+func (w World) heartbeating(id impl.MemberID) bool {
+	for _, s := range w.Slots {
+		if s.Process == Hung && s.Client.MemberID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // joinTimeoutCosts: the join timer fires for free only when every member it still waits for

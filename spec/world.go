@@ -20,9 +20,14 @@ const (
 	Crashed
 	// Closed: the process closed its consumer (graceful leave) and stopped.
 	Closed
+	// Hung: the process is alive but its poll thread hangs for good in the assignor
+	// (budget hangs). Its heartbeat thread goes on, so the coordinator's session timer does
+	// not fire of itself, but it handles no response and takes no step; its consumer is
+	// frozen as it was, still believing it owns what it owned. Sent requests still arrive.
+	Hung
 )
 
-var processNames = [...]string{"absent", "running", "crashed", "closed"}
+var processNames = [...]string{"absent", "running", "crashed", "closed", "hung"}
 
 func (p Process) String() string { return processNames[p] }
 

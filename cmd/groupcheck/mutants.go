@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/invariants"
 )
 
@@ -20,8 +21,24 @@ func mutants(stdout io.Writer) int {
 		if len(by) == 0 {
 			verdict = "not caught: " + m.Uncaught
 		}
+		if len(m.Base) > 0 {
+			verdict += fmt.Sprintf(" (on top of %s, the code base it lived in)", faultNames(m.Base))
+		}
 		fmt.Fprintf(stdout, "%-36s %-4s %-28s %s\n%36s %s\n", m.Fault, m.Bug, m.Source, m.Summary, "", verdict)
 	}
 	fmt.Fprintln(stdout, "\nrun one: groupcheck explore --mutant NAME  (its world, or --preset/--config with the fault added)")
 	return 0
+}
+
+// faultNames joins fault names with their BUGS.md entries, e.g. "drop-lower-generation-claims (B10)".
+func faultNames(fs []impl.Fault) string {
+	var parts []string
+	for _, f := range fs {
+		s := f.String()
+		if m, ok := invariants.LookupMutant(s); ok {
+			s += " (" + m.Bug + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
 }
