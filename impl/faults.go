@@ -57,6 +57,12 @@ const (
 	// well: under cooperative one more revocation, hence a third round (KAFKA-8767,
 	// apache/kafka#7130, B27).
 	FaultBalanceMovesOwned
+	// FaultPlanSkipsWithhold: the seed's leader plan encodes a maybe-revoking partition to its
+	// new owner instead of withholding it (seed 000 §2.6 omitted: the hazard the step exists for).
+	FaultPlanSkipsWithhold
+	// FaultPlanSkipsNeedsRejoin: the seed's leader plan withholds but sets no NEEDS_REJOIN, so
+	// nothing tells the members to rejoin for the withheld partition (seed 000 §2.6, §3.5.2).
+	FaultPlanSkipsNeedsRejoin
 	numFaults
 )
 
@@ -74,6 +80,8 @@ var faultNames = [numFaults]string{
 	"stale-check-on-rejoin",
 	"in-flight-stuck-on-error",
 	"balance-moves-owned",
+	"plan-skips-withhold",
+	"plan-skips-needs-rejoin",
 }
 
 // String is the fault's kebab-case name, as used on the command line and in config files.

@@ -12,7 +12,7 @@ import (
 // written for that mutant. Mutants are how we know the properties bite.
 type Mutant struct {
 	Fault   impl.Fault
-	Bug     string // the BUGS.md entry, e.g. "B7"
+	Bug     string // the BUGS.md entry, e.g. "B7", or "seed" for a hazard seed 000 guards against
 	Source  string // JIRA id, PR or the seed section
 	Summary string // one line: what goes wrong
 	// World is the config (in the config-file format, without a fault directive) in which
@@ -122,6 +122,18 @@ topic t 3
 member a topics=t version=1
 member b topics=t version=1
 member c topics=t absent version=1
+`
+	// twoKIPNeedsRejoin is seed 000 under consumer kip: a partition is added while a and b
+	// form the group, so the leader's metadata rejoin keeps what it owns and its plan finds a
+	// maybe-revoking partition assigned to a new owner (traces/scenarios/needs-rejoin-kip.trace).
+	twoKIPNeedsRejoin = `protocol cooperative
+consumer kip
+coordinator kafka
+assignor cooperative-sticky
+topic t 3
+member a topics=t
+member b topics=t
+budget partition-additions=1
 `
 	twoEagerSticky = `protocol eager
 consumer kafka
@@ -275,5 +287,23 @@ var Mutants = []Mutant{
 		// §2.8: normally two).
 		World:     threeCooperative + "budget joins=1\n",
 		MaxRounds: 2,
+	},
+	{
+		Fault: impl.FaultPlanSkipsWithhold, Bug: "seed", Source: "seed 000 §2.6",
+		Summary: "the seed's leader plan hands a maybe-revoking partition to its new owner instead of withholding it",
+		// a leads gen 1 alone and owns t-0 t-1 t-2; t gains a partition and a's metadata
+		// rejoin keeps all three (§1.b) while b joins; gen 2 moves t-2 to b, and the plan
+		// encodes it to b at once while a owns it until it applies its own assignment.
+		World:   twoKIPNeedsRejoin,
+		Catches: []string{"exclusive-ownership", "no-handover-while-owned"},
+	},
+	{
+		Fault: impl.FaultPlanSkipsNeedsRejoin, Bug: "seed", Source: "seed 000 §2.6, §3.5.2",
+		Summary: "the seed's leader plan withholds a moving partition but sets no NEEDS_REJOIN, so nobody rejoins for it",
+		// The same round: t-2 is withheld from b and revoked by a, but under the seed's
+		// consumer only NEEDS_REJOIN makes a member rejoin after a completed round (§3.5), so
+		// the group stays Stable with t-2 owned by nobody: a dead end.
+		World:   twoKIPNeedsRejoin,
+		Catches: []string{ConvergesName},
 	},
 }

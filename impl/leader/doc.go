@@ -42,5 +42,7 @@
 // extras, give the rest to the least loaded member, and stop when no single move evens the load.
 // The faults that belong to the leader are honoured here: FaultValidateBuiltinCooperative (B9)
 // in LeadWith, FaultDropLowerGenerationClaims (B10) in CooperativeSticky and
-// FaultStickyMergeWithoutGeneration (B11) in Sticky.
+// FaultStickyMergeWithoutGeneration (B11) in Sticky, FaultBalanceMovesOwned (B27) in the
+// sticky balancing, and the seed hazards FaultPlanSkipsWithhold and FaultPlanSkipsNeedsRejoin
+// in Plan.
 package leader

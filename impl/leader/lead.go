@@ -80,7 +80,7 @@ func LeadWith(in LeaderInput, assigned []impl.MemberAssignment) LeaderOutput {
 		return LeaderOutput{Assignments: full}
 	}
 	if in.Variant == impl.KIP {
-		p := Plan(PlanInput{Cluster: in.Cluster, Members: members, Assigned: full})
+		p := Plan(PlanInput{Cluster: in.Cluster, Members: members, Assigned: full, Faults: in.Faults})
 		return LeaderOutput{Assignments: p.Final, Plan: &p}
 	}
 	if in.AssignorName != CooperativeStickyName || in.Faults.Has(impl.FaultValidateBuiltinCooperative) {

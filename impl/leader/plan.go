@@ -20,6 +20,9 @@ type PlanInput struct {
 	Members []impl.JoinGroupMember
 	// Assigned is the assignor's output; members without an entry are assigned nothing.
 	Assigned []impl.MemberAssignment
+	// Faults: FaultPlanSkipsWithhold and FaultPlanSkipsNeedsRejoin each leave out half of
+	// §2.6 (the seed's hazards, as mutants).
+	Faults impl.Faults
 }
 
 // PlanResult is the seed leader's plan: the sets it computes and the final assignment.
@@ -84,12 +87,15 @@ func Plan(in PlanInput) PlanResult {
 	for i, m := range ms {
 		sole := m.Metadata.OwnedPartitions.Minus(contested)
 		kept := assigned[i].Intersect(r.OwnedPartitions)
+		if in.Faults.Has(impl.FaultPlanSkipsWithhold) {
+			sole = sole.Union(kept)
+		}
 		r.Withheld = r.Withheld.Union(kept.Minus(sole))
 		finals[i] = assigned[i].Minus(r.OwnedPartitions).
 			Union(kept.Intersect(sole)).
 			Union(sole.Intersect(r.UnknownButOwned))
 	}
-	if !r.Withheld.IsEmpty() {
+	if !r.Withheld.IsEmpty() && !in.Faults.Has(impl.FaultPlanSkipsNeedsRejoin) {
 		r.Error = impl.NeedsRejoin
 	}
 	for i, m := range ms {

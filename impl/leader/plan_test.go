@@ -93,3 +93,36 @@ func TestPlanPanicsOnUnknownMember(t *testing.T) {
 	}()
 	Plan(PlanInput{Members: ms(coop("A", "t", "", 1)), Assigned: want(as("Z", "t-0"))})
 }
+
+// TestPlanFaults: each seed-hazard fault leaves out one half of §2.6 on the first case of
+// TestPlan (t-1 moves A→B).
+func TestPlanFaults(t *testing.T) {
+	in := PlanInput{Members: ms(coop("A", "t", "t-0 t-1", 1), coop("B", "t", "", -1)),
+		Assigned: want(as("A", "t-0"), as("B", "t-1"))}
+	for _, tc := range []struct {
+		name  string
+		fault impl.Fault
+		final []impl.MemberAssignment
+		held  impl.PartitionSet
+		err   impl.ErrorCode
+	}{
+		// Reference: seed 000 §2.6 "exclude them from the assigned-partitions list to the new
+		// owner", omitted: B gets t-1 while A still owns it.
+		{"skips withhold", impl.FaultPlanSkipsWithhold, want(as("A", "t-0"), as("B", "t-1")), ps(""), impl.None},
+		// Reference: seed 000 §2.6 "set the error-code to NEED_REJOIN for all the members",
+		// omitted: t-1 is withheld and nobody is told to rejoin for it.
+		{"skips needs-rejoin", impl.FaultPlanSkipsNeedsRejoin, want(as("A", "t-0"), as("B", "")), ps("t-1"), impl.None},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := in
+			in.Faults = in.Faults.With(tc.fault)
+			got := Plan(in)
+			if d := cmp.Diff(tc.final, got.Final, cmp.Comparer(func(x, y impl.PartitionSet) bool { return x.Equal(y) })); d != "" {
+				t.Errorf("final (-want +got):\n%s", d)
+			}
+			if !got.Withheld.Equal(tc.held) || got.Error != tc.err {
+				t.Errorf("withheld %s error %s, want %s and %s", got.Withheld, got.Error, tc.held, tc.err)
+			}
+		})
+	}
+}
