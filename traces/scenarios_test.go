@@ -110,6 +110,18 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/join-trigger-b-metadata-kip.trace", want: []string{"delete-topic t", "refresh a",
 			"a: on-partitions-lost (t-0 t-1)", "owned=(u-0) gen=1} reason=topic_metadata_change", "maybe-revoking=(u-0)", "check\n----\nok"},
 			notWant: []string{"on-partitions-revoked"}},
+		// Reference: seed 000 §1.c — REBALANCE_IN_PROGRESS on a heartbeat revokes everything.
+		{file: "scenarios/join-trigger-c-rebalance-in-progress-kip.trace", want: []string{"coord -> a: Heartbeat REBALANCE_IN_PROGRESS",
+			"poll a\n----\n", "a: on-partitions-revoked (t-0 t-1)", "a -> coord: JoinGroup v5 member=a#1 cooperative-sticky{topics=t owned=() gen=1}",
+			"check\n----\nok"}},
+		// Reference: seed 000 §1.f, §3.5.2 — NEEDS_REJOIN: apply, revoke the withheld, rejoin at once.
+		{file: "scenarios/join-trigger-f-needs-rejoin-kip.trace", want: []string{"withheld=(t-2) error=NEEDS_REJOIN",
+			"coord -> a: SyncGroup NONE assignment=(t-0 t-1) error=NEEDS_REJOIN", "a: on-partitions-revoked (t-2)",
+			"a -> coord: JoinGroup v5 member=a#1 cooperative-sticky{topics=t owned=(t-0 t-1) gen=2}", "b: on-partitions-assigned (t-2)",
+			"check\n----\nok"}},
+		// Reference: BUGS.md B3 (KAFKA-12890's fix) — the sync timer removes a hung leader.
+		{file: "scenarios/hang-sync-timeout-kafka.trace", want: []string{"hang a", "hung#1", "sync-timeout",
+			"coord -> b: SyncGroup REBALANCE_IN_PROGRESS", "b: assigns gen 2: b#1=(t-0 t-1)", "b: on-partitions-assigned (t-0 t-1)"}},
 		// Reference: seed 000 §1.c — REBALANCE_IN_PROGRESS on a heartbeat revokes everything
 		// (also in cooperative-join-kip.trace); §1.d — MEMBER_ID_REQUIRED, nothing to revoke.
 		{file: "scenarios/join-trigger-d-member-id-required-kip.trace", want: []string{"start c",

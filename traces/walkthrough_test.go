@@ -106,6 +106,22 @@ var walkthroughList = []walkthrough{
 		},
 	},
 	{
+		file: "scenarios/join-trigger-c-rebalance-in-progress-kip.trace",
+		about: []string{"seed 000 §1.c under consumer kip: a heartbeat answered REBALANCE_IN_PROGRESS is handled like a",
+			"subscription change: the member revokes everything and rejoins with an empty owned list (Kafka keeps",
+			"its partitions and claims them, KAFKA.md §2.3). The commit half of §1.c never happens: a member commits",
+			"only while STABLE, with a generation the coordinator answers NONE or ILLEGAL_GENERATION, never",
+			"REBALANCE_IN_PROGRESS (TestCommitNeverAnsweredRebalanceInProgress). Look for: b's JoinGroup arriving after",
+			"a's gen 1, a's heartbeat answered REBALANCE_IN_PROGRESS, then at a's poll the commit before revoking,",
+			"on-partitions-revoked of all it owns and JoinGroup owned=()."},
+		world: kipWorld + "topic t 2\nmember a topics=t\nmember b topics=t\n",
+		goal: func(s step) bool {
+			i := int(s.a.Slot)
+			return s.pre.Slots[i].Client.Trigger == consumer.TriggerRebalanceInProgress && !owns(s.pre, i).IsEmpty() &&
+				hasCallback(s.ev, consumer.Revoked) && sendsJoin(s.ev, impl.PartitionSet{})
+		},
+	},
+	{
 		file: "scenarios/join-trigger-d-member-id-required-kip.trace",
 		about: []string{"seed 000 §1.d under consumer kip: a JoinGroup answered MEMBER_ID_REQUIRED (KIP-394) is",
 			"handled like a subscription change: revoke everything, rejoin with the id and an empty owned list.",
@@ -133,6 +149,23 @@ var walkthroughList = []walkthrough{
 			i := int(s.a.Slot)
 			return s.a.Kind < spec.Start && !owns(s.pre, i).IsEmpty() && hasCallback(s.ev, consumer.Lost) &&
 				owns(s.post, i).IsEmpty() && s.post.Slots[i].Client.Gen.MemberID == ""
+		},
+	},
+	{
+		file: "scenarios/join-trigger-f-needs-rejoin-kip.trace",
+		about: []string{"seed 000 §1.f and §3.5.2 under consumer kip: a SyncGroup assignment carrying NEEDS_REJOIN.",
+			"The member applies it first (revoking what the leader withheld from it, §3.4), then rejoins at once",
+			"with the partitions it now owns. Look for: the plan's withheld=(...) error=NEEDS_REJOIN, the",
+			"!NEEDS_REJOIN assignment, on-partitions-revoked and the JoinGroup in the same step, with owned=",
+			"the new assignment; the next generation hands the withheld partition over."},
+		world: kipWorld + "topic t 3\nmember a topics=t\nmember b topics=t\nbudget partition-additions=1\n",
+		goal: func(s step) bool {
+			i := int(s.a.Slot)
+			return s.a.Kind == spec.DeliverResponse && hasCallback(s.ev, consumer.Revoked) && sendsJoin(s.ev, owns(s.post, i)) &&
+				slices.ContainsFunc(s.pre.Slots[i].In[:1], func(r impl.Response) bool {
+					sg, ok := r.(impl.SyncGroupResponse)
+					return ok && sg.Assignment.Error == impl.NeedsRejoin
+				})
 		},
 	},
 	{
@@ -264,5 +297,27 @@ func TestMemberIDRequiredFindsNothingToRevoke(t *testing.T) {
 		return s.a.Kind == spec.DeliverResponse && len(s.pre.Slots[s.a.Slot].In) > 0 && s.pre.Slots[s.a.Slot].In[0].Code() == impl.MemberIDRequired
 	}); !ok {
 		t.Errorf("no MEMBER_ID_REQUIRED answer is delivered at all")
+	}
+}
+
+// TestCommitNeverAnsweredRebalanceInProgress backs the §1.c walk-through's claim: with commits
+// on and a leader that keeps its partitions into a round (a metadata change, §1.b), no
+// OffsetCommit is ever answered REBALANCE_IN_PROGRESS. The coordinator gives that answer only
+// during CompletingRebalance to the new generation (KAFKA.md §1.8), and a member commits only
+// while STABLE, so with the new generation only after the group is Stable again; while it
+// rebalances it fails the commit locally (Java's generationIfStable). Reference: seed 000 §1.c.
+func TestCommitNeverAnsweredRebalanceInProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores the world")
+	}
+	cfg := mustConfig(t, kipWorld+"topic t 2\nmember a topics=t\nmember b topics=t\nbudget partition-additions=1 lost-responses=1\ncommits on\n")
+	_, _, found := bfsPath(spec.Init(cfg), func(s step) bool {
+		return slices.ContainsFunc(s.ev, func(e spec.Event) bool {
+			c, ok := e.(spec.CommitEvent)
+			return ok && c.Error == impl.RebalanceInProgress
+		})
+	})
+	if found {
+		t.Error("an OffsetCommit was answered REBALANCE_IN_PROGRESS; the §1.c walk-through's claim is wrong")
 	}
 }
