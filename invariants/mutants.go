@@ -176,13 +176,16 @@ var Mutants = []Mutant{
 	{
 		Fault: impl.FaultStaleClaimAfterSyncRebalance, Bug: "B8a", Source: "KAFKA-13419",
 		Summary: "after REBALANCE_IN_PROGRESS on SyncGroup the old partitions are claimed under the new generation's label, user data included",
-		Uncaught: "an equivalent mutant on the reference: it puts a newer generation label on a true claim (Java's v2 field " +
-			"already carries that label, KAFKA.md §2.8, so it differs only in v1 user data). Under the KAFKA-14639 arbitration " +
-			"a label decides only between conflicting claims, and two true claims on one partition are already a double " +
-			"ownership, so nothing downstream can see it: in the v1 world where labels are read every verdict, the rounds (2) " +
-			"and the unavailability (38) are the correct model's (TestB8aIsEquivalent). In its own code base its harm came " +
-			"through B9's validation or B10's arbitration, and there it does the opposite: under B10 it removes the double " +
-			"ownership, since the late member no longer looks older than the rest",
+		// B10's world: c misses gen 2's SyncGroup (REBALANCE_IN_PROGRESS) and rejoins with
+		// what it owned in gen 1, its user data labelling it gen 2. Only the message can show
+		// it: under the KAFKA-14639 arbitration a label decides only between conflicting
+		// claims, and true claims never conflict, so every other verdict, the rounds (2) and
+		// the unavailability (38) are the correct model's (TestB8aHasNoConsequence). Its harm
+		// in Kafka came through B9's validation or B10's arbitration, and under B10 it does
+		// the opposite: it removes the double ownership, as the late member no longer looks
+		// older than the rest.
+		World:   threeCooperativeV1 + "budget joins=1\n",
+		Catches: []string{"claims-truthful"},
 	},
 	{
 		Fault: impl.FaultResetGenerationOnSyncRebalance, Bug: "B8b", Source: "KAFKA-13891 → KAFKA-14016",

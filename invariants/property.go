@@ -48,7 +48,7 @@ func All() []Property {
 	return []Property{
 		exclusiveOwnership, exclusiveOwnershipStrict, syncAssignmentValid, commitFencing,
 		noHandoverWhileOwned, generationMonotonic, coordinatorTransitions, callbackConsistency,
-		lostOnlyAfterMembershipLost, convergedReachable, fencedReachable,
+		lostOnlyAfterMembershipLost, claimsTruthful, convergedReachable, fencedReachable,
 		// KIP-848 (protocol consumer), after the classic ones so that their report order stays.
 		kip848PartitionEpochs, kip848TargetExclusive, kip848ExclusiveOwnership,
 		kip848ExclusiveOwnershipStrict, kip848EpochMonotonic, kip848CommitFencing,
