@@ -19,8 +19,9 @@
 //
 // # Properties
 //
-// ExclusiveOwnership, RevokeBeforeAssign, LostOnlyAfterMembershipLost, CommitFromOwner and
-// GenerationMonotonic; each constant's comment gives the rule and its source.
+// ExclusiveOwnership, RevokeBeforeAssign, LostOnlyAfterMembershipLost, CommitFromOwner,
+// GenerationMonotonic and ClaimsTruthful; each constant's comment gives the rule and its
+// source.
 //
 // # Implementation notes
 //

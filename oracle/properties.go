@@ -41,6 +41,13 @@ const (
 	// generation: KAFKA.md §2.2).
 	GenerationMonotonic = "generation-monotonic"
 
+	// ClaimsTruthful: a classic JoinGroup's owned list is what the member owns by its
+	// callbacks when it sends it (an assign counts from its begin, a revoke or lost until its
+	// end): the leader decides by these claims and cannot check them (KIP-429 §2; KAFKA.md
+	// §2.2; franz-go #686, BUGS.md B23). Only a claim that names partitions is judged: an
+	// empty one cannot be told from one the recorder did not note.
+	ClaimsTruthful = "claims-truthful"
+
 	// WellFormed: the history validates (history.History.Validate). Check reports a malformed
 	// history as this one violation and checks nothing else in it.
 	WellFormed = "well-formed"

@@ -239,3 +239,36 @@ var genCases = []propCase{
 }
 
 func TestGenerationMonotonic(t *testing.T) { runCases(t, genCases) }
+
+const claimV = ClaimsTruthful + " " + ClassViolation
+
+// join sends a classic JoinGroup from a claiming owned, answered at generation 4.
+func join(b *hb, owned history.Parts) {
+	b.call(history.Event{Node: "a", Proto: history.Classic, Op: history.JoinGroup, Member: "m-a", Gen: 3, Owned: owned},
+		history.Event{Member: "m-a", Gen: 4, Leader: "m-a", Members: []string{"m-a"}})
+}
+
+var claimCases = []propCase{
+	{"claims what it owns", "KIP-429 §2", history.Classic, func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0, 1))
+		b.cb("a", history.Revoke, parts("t", 1))
+		join(b, parts("t", 0))
+	}, nil, nil},
+	{"an empty claim is not judged", "history: Owned omitted when empty", history.Classic, func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0))
+		join(b, nil)
+	}, nil, nil},
+	{"claims a partition it revoked (franz-go #686)", "BUGS.md B23", history.Classic, func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0, 1))
+		b.cb("a", history.Revoke, parts("t", 1))
+		join(b, parts("t", 0, 1))
+	}, []string{claimV}, []string{"claims (t-0,t-1) but by its callbacks it owns (t-0): t-1 misstated"}},
+	{"omits a partition whose revoke has not returned", "KAFKA.md §2.6", history.Classic, func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0, 1))
+		id := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 1)})
+		join(b, parts("t", 0))
+		b.end(id, history.Event{})
+	}, []string{claimV}, []string{"t-1 misstated"}},
+}
+
+func TestClaimsTruthful(t *testing.T) { runCases(t, claimCases) }

@@ -213,6 +213,7 @@ func (s *scan) request(n *node, e history.Event) {
 		if isMembership(e) {
 			n.moveOn(e)
 		}
+		s.checkClaim(n, e)
 		return
 	}
 	if !answered(e) {
