@@ -164,7 +164,8 @@ func (st *stepper) name(i int) string {
 
 // timer fires one of the coordinator's timers. A timer that concerns only members whose
 // process is gone is free (it is bound to fire); one that fires on a live member spends its
-// budget.
+// budget. A hung member is gone for the join and sync timers, which wait for its poll thread,
+// but alive for the session timer, which its heartbeat thread keeps.
 func (st *stepper) timer(k Kind, id impl.MemberID) bool {
 	w := &st.w
 	var out []impl.Reply
@@ -219,8 +220,8 @@ func (w World) heartbeating(id impl.MemberID) bool {
 }
 
 // joinTimeoutCosts: the join timer fires for free only when every member it still waits for
-// is gone (no live consumer holds its id): then it is bound to fire. If a live member has not
-// rejoined yet, firing means that member was too slow — a failure the budget bounds. The
+// is gone or hung (no live consumer holds its id): then it is bound to fire. If a live member
+// has not rejoined yet, firing means that member was too slow — a failure the budget bounds. The
 // initial delay (InitialDelayedJoin) always fires for free: it is a delay, not a failure.
 func (w World) joinTimeoutCosts() bool {
 	if w.Coord.InitialJoin() {
@@ -235,7 +236,7 @@ func (w World) joinTimeoutCosts() bool {
 }
 
 // syncTimeoutCosts: likewise, the sync timer is free only when every member it waits for is
-// gone.
+// gone or hung.
 func (w World) syncTimeoutCosts() bool {
 	for _, m := range w.Coord.AllMembers() {
 		if m.PendingSync && w.held(m.ID) {
