@@ -135,6 +135,11 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/leader-three-sets-kip.trace", want: []string{"add-partition t", "delete-topic u",
 			"plan: owned=(t-0 t-1 u-0) assigned=(t-0 t-1 t-2) maybe-revoking=(t-0 t-1) ready-to-migrate=(t-2) unknown-but-owned=(u-0)",
 			"a#1=(t-0 t-1 t-2 u-0)", "check\n----\nok"}},
+		// Reference: seed 000 §3.5, §1.f — a v0 member does not see NEEDS_REJOIN; it revokes
+		// everything at the next rebalance instead of rejoining with a claim it cannot send.
+		{file: "scenarios/needs-rejoin-v0-kip.trace", want: []string{"withheld=(t-1) error=NEEDS_REJOIN",
+			"coord -> a: SyncGroup NONE assignment=(t-0) error=NEEDS_REJOIN", "coord -> a: Heartbeat REBALANCE_IN_PROGRESS",
+			"a: on-partitions-revoked (t-0)", "a -> coord: JoinGroup v5 member=a#1 range{topics=t owned=() gen=-1}", "check\n----\nok"}},
 		// Reference: KAFKA.md §1.12 — the zombie window.
 		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
 			notWant: []string{"violation exclusive-ownership: "}},

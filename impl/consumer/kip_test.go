@@ -207,6 +207,18 @@ func TestKIPRebalanceProtocolOverride(t *testing.T) {
 			impl.Assignment{Partitions: P("t", 1, 2)},
 			[]string{"callback revoked (t-0 t-1)", `send JoinGroup v9 member="m1" topics=[t u] owned=() gen=3`},
 			[]string{"callback assigned (t-1 t-2)"}, P("t", 1, 2)},
+		// Seed §1.f: "revoke partitions as required before sending the join-group request";
+		// an eager member revokes everything before any join, this one too.
+		{"eager member revokes all on needs rejoin", []string{Range}, protocolPtr(impl.Eager), 2,
+			impl.Assignment{Partitions: P("t", 1, 2), Error: impl.NeedsRejoin},
+			[]string{"callback revoked (t-0 t-1)", `send JoinGroup v9 member="m1" topics=[t u] owned=() gen=3`},
+			[]string{"callback assigned (t-1 t-2)", "callback revoked (t-1 t-2)", `send JoinGroup v9 member="m1" topics=[t u] owned=() gen=4`},
+			impl.PartitionSet{}},
+		// A v0 member is pre-KIP-429 code: the v0 assignment it reads has no error field.
+		{"v0 member does not see needs rejoin", []string{Range}, protocolPtr(impl.Eager), 0,
+			impl.Assignment{Partitions: P("t", 1, 2), Error: impl.NeedsRejoin},
+			[]string{"callback revoked (t-0 t-1)", `send JoinGroup v9 member="m1" topics=[t u] owned=() gen=-1`},
+			[]string{"callback assigned (t-1 t-2)"}, P("t", 1, 2)},
 		// The override wins over the assignors in both directions.
 		{"eager override on cooperative-sticky revokes all", []string{CooperativeSticky}, protocolPtr(impl.Eager), 2,
 			impl.Assignment{Partitions: P("t", 1, 2)},

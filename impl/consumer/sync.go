@@ -123,7 +123,11 @@ func ApplySyncGroup(owned, assigned impl.PartitionSet) SyncPlan {
 // ApplySyncGroupKIP is seed 000 §3 literally: update the owned list (step 2), call
 // onPartitionsAssigned(added) (step 3), then onPartitionsRevoked(revoked) (step 4); on
 // NONE the round is complete (5.1); on NEEDS_REJOIN the member sends another JoinGroup at
-// once with the updated owned partitions, without revoking anything more (5.2, §1.f).
+// once (5.2), having revoked "as required" (§1.f): a cooperative member nothing more, so it
+// claims the updated owned partitions; an eager one everything, as before any join.
+// A member writing v0 subscriptions is pre-KIP-429 code: it reads the assignment at v0,
+// which has no error field, so NEEDS_REJOIN does not reach it (it rejoins when the others'
+// rejoin starts a rebalance, revoking everything then).
 // Note the seed orders Assigned before Revoked; the two sets are disjoint.
 // Reference: KIP-429 §3.1–3.5, §1.f.
 func ApplySyncGroupKIP(c Consumer, a impl.Assignment) (Consumer, []Effect) {
@@ -131,12 +135,16 @@ func ApplySyncGroupKIP(c Consumer, a impl.Assignment) (Consumer, []Effect) {
 	c.adopt(plan.Owned)
 	effs := []Effect{Callback{Kind: Assigned, Partitions: plan.Added}}
 	effs = callback(effs, Revoked, plan.Revoked)
-	if a.Error != impl.NeedsRejoin {
+	if a.Error != impl.NeedsRejoin || c.Config.SubscriptionVersion == 0 {
 		return c, effs
 	}
 	c.RejoinNeeded = true
 	c.NeedsJoinPrepare = false
 	c.addTrigger(TriggerNeedsRejoin)
-	effs = c.applyPlan(effs, PlanJoinTrigger(c.Trigger, c.OwnedPartitions, c.Metadata))
+	p := PlanJoinTrigger(c.Trigger, c.OwnedPartitions, c.Metadata)
+	if c.Config.Protocol() == impl.Eager {
+		p = TriggerPlan{Lost: p.Lost, Revoked: c.OwnedPartitions.Minus(p.Lost)}
+	}
+	effs = c.applyPlan(effs, p)
 	return c, c.sendJoin(effs)
 }
