@@ -96,6 +96,13 @@ func swarm(c spec.Config, rng *rand.Rand) spec.Config {
 		&b.JoinTimeouts, &b.SyncTimeouts, &b.PollTimeouts} {
 		*v = rng.IntN(*v + 1)
 	}
+	// Budgets added since draw only when configured, so that a seed given before them still
+	// replays the same walks.
+	for _, v := range []*int{&b.RebalanceTimeouts, &b.Hangs} {
+		if *v > 0 {
+			*v = rng.IntN(*v + 1)
+		}
+	}
 	return c
 }
 

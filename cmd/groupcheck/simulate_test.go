@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/simulate"
+	"github.com/groupcheck/groupcheck/spec"
 )
 
 func TestSimulateSameSeedSameResult(t *testing.T) {
@@ -65,5 +69,51 @@ func TestSimulateCorrectWorldFindsNothing(t *testing.T) {
 	code, out, _ := runCLI(t, "simulate", "--config", writeConfig(t, tiny), "--seed", "3", "--walks", "30")
 	if code != 0 || !strings.Contains(out, "not a proof") {
 		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+// TestSimulationWalkV0NeedsRejoin replays the walk (seed 7, walk 2113, depth 120) in which
+// simulation found the seed consumer's NEEDS_REJOIN bug: a v0 eager member rejoined still
+// owning t-0, which its subscription cannot claim, and the v1 leader handed t-0 away
+// (no-handover-while-owned). Fixed in consumer.ApplySyncGroupKIP; see
+// traces/scenarios/needs-rejoin-v0-kip.trace.
+func TestSimulationWalkV0NeedsRejoin(t *testing.T) {
+	data, err := os.ReadFile("../../simulate/testdata/v0-needs-rejoin.conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := spec.ParseConfigString("v0-needs-rejoin", string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := simulate.Seeded(7, 2113)
+	c := swarm(cfg, rng)
+	m := invariants.NewModel(c)
+	if r := simulate.Walk(m, m.Properties(), rng, 120); r.Violated != "" {
+		t.Errorf("walk 2113 of seed 7 violates %s after %d steps", r.Violated, len(r.Path.Steps))
+	}
+}
+
+// TestSimulationWorlds: the worlds of the README's simulation table parse, and a few walks of
+// each find nothing unexpected (the table's runs are the long form).
+func TestSimulationWorlds(t *testing.T) {
+	files, err := filepath.Glob("../../simulate/testdata/*.conf")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("simulation worlds: %v %v", files, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := spec.ParseConfigString(filepath.Base(f), string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range runWalks(cfg, 1, 20, 80).Violations {
+			if v.Expected == "" {
+				t.Errorf("%s: %s violated in walk %d", f, v.Property, v.Walk)
+			}
+		}
 	}
 }
