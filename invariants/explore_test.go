@@ -23,6 +23,9 @@ func TestPinnedCounts(t *testing.T) {
 		{"two members, a crash", twoMembers + "budget crashes=1\n", 5977, 10776, 55},
 		{"two members, a lost response", twoMembers + "budget lost-responses=1\n", 5101, 10121, 56},
 		{"two members, a graceful leave", twoMembers + "budget leaves=1\n", 9747, 20141, 55},
+		// 252 worlds more than without the hang (476): the leader may hang in its assignor
+		// in any of its rounds, and the sync timer then removes it.
+		{"two members, a hang", twoMembers + "budget hangs=1\n", 728, 1175, 48},
 		{"KIP-848, two members", twoKIP848, 117, 193, 14},
 		{"KIP-848, two members, a crash, commits", twoKIP848 + "budget crashes=1\ncommits on\n", 3745, 8655, 25},
 	} {
@@ -38,7 +41,8 @@ func TestPinnedCounts(t *testing.T) {
 			}
 			sameReports(t, c, one, two)
 			for _, p := range one.Properties {
-				if p.Status != explorer.Holds {
+				q, _ := Lookup(p.Name)
+				if p.Status != explorer.Holds && !(p.Status == explorer.Violated && q.ExpectedViolation(c) != "") {
 					t.Errorf("%s: %s", p.Name, p.Status)
 				}
 			}

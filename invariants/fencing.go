@@ -73,7 +73,7 @@ var fencedReachable = Property{
 	Kind:      explorer.Sometimes,
 	Statement: "some member is told UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION or FENCED_INSTANCE_ID",
 	Source:    "KAFKA.md §1.11 (reaction table); vacuity guard when timeouts of live members are budgeted",
-	Applies:   func(c spec.Config) bool { return liveTimeouts(c) && classic(c) },
+	Applies:   func(c spec.Config) bool { return fencingTimeouts(c) && classic(c) },
 	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
 		for _, e := range ev {
 			if r, ok := e.(spec.ReplyEvent); ok && !r.Dropped && fencingCodes[r.Response.Code()] {

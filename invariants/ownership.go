@@ -167,11 +167,17 @@ func currentLeader(w spec.World, a spec.AssignEvent) bool {
 }
 
 // liveTimeouts reports whether the config lets the coordinator remove a live member: a
-// session, join or sync timer firing on it, its own poll timeout, or a hang (the sync timer
-// removes the hung member, which never learns).
+// session, join or sync timer firing on it, its own poll timeout (fencingTimeouts), or a hang
+// (the sync timer removes the hung member, which never learns).
 func liveTimeouts(c spec.Config) bool {
+	return fencingTimeouts(c) || c.Budget.Hangs > 0
+}
+
+// fencingTimeouts reports whether a live member that goes on taking steps can be removed, and
+// so be told so by a fencing answer.
+func fencingTimeouts(c spec.Config) bool {
 	b := c.Budget
-	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts+b.Hangs > 0
+	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts > 0
 }
 
 // running reports whether slot i's consumer runs and believes what it owns: a live one, or a
