@@ -59,7 +59,8 @@ type LivenessReport struct {
 // reach convergence at all.
 //
 // The graph keeps 64-bit fingerprints, parent links and labelled edges in memory; it is meant
-// for the worlds the presets use (up to a few million states).
+// for the worlds the presets use (up to a few million states). See LivenessUndefined for the
+// worlds where convergence is not a question.
 func Liveness(c spec.Config, maxStates int) LivenessReport {
 	g := newLiveGraph(c, maxStates)
 	n := float64(len(g.parent))
@@ -320,4 +321,16 @@ func (g *liveGraph) walkIn(v int32, in func(int32) bool, stop func(hop) bool) []
 		}
 	}
 	panic("invariants: no walk inside a strongly connected component")
+}
+
+// LivenessUndefined says why convergence is no question for a world, or "". With assignor any
+// the leader (or the KIP-848 coordinator) may choose any valid assignment, including one that
+// leaves a partition with nobody and ones that move partitions round after round: it stands
+// for every assignor at once, which is what safety needs, but no real assignor behaves so, and
+// such a world "fails" to converge by the assignor's choice, not the protocol's.
+func LivenessUndefined(c spec.Config) string {
+	if c.Assignor == "any" {
+		return "assignor any may leave a partition unassigned or keep moving partitions, so convergence is a property of a real assignor, not of any; use one (e.g. cooperative-sticky, range, uniform)"
+	}
+	return ""
 }

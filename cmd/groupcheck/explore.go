@@ -101,6 +101,10 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
 	}
+	if why := invariants.LivenessUndefined(cfg); why != "" && (*liveness || *maxRounds > 0) {
+		fmt.Fprintf(stderr, "groupcheck explore: --liveness: %s\n", why)
+		return 2
+	}
 	if m, ok := invariants.LookupMutant(*mutant); ok && *preset == "" && *config == "" && b.maxStates == 0 {
 		b.maxStates = m.MaxStates // the fault grows the world without end: its registered bound
 	}

@@ -111,6 +111,7 @@ func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
 	rep := &simReport{Config: cfg.Name, Seed: seed, Walks: walks,
 		Note: "random walks sample the world: finding nothing is not a proof"}
 	first := map[string]int{}
+	liveness := invariants.LivenessUndefined(cfg) == ""
 	for w := 0; w < walks; w++ {
 		rng := simulate.Seeded(seed, uint64(w))
 		c := swarm(cfg, rng)
@@ -119,6 +120,9 @@ func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
 		rep.Steps += len(r.Path.Steps)
 		if r.Deadlock {
 			rep.Deadlocks++
+		}
+		if end := last(r.Path); r.Violated == "" && liveness && !invariants.Goal(c)(end) && !fairEnabled(end) {
+			rep.deadEnd(cfg, c, seed, w, r.Path)
 		}
 		if r.Violated == "" {
 			continue
@@ -142,6 +146,42 @@ func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
 	return rep
 }
 
+// deadEnd records a walk that ended where no protocol action is enabled, short of a converged
+// group: once the environment stops acting nothing happens there, so converges is violated
+// (the explorer's dead end, invariants.Fair). Only a walk's last world is judged, and only
+// where convergence is a question (invariants.LivenessUndefined). Its trace is
+// the walk, not shrunk, marked `# cycle: dead-end`, which replay checks.
+func (rep *simReport) deadEnd(cfg, c spec.Config, seed uint64, w int, p explorer.Path[spec.World, spec.Action]) {
+	for i := range rep.Violations {
+		if rep.Violations[i].Property == invariants.ConvergesName {
+			rep.Violations[i].Count++
+			return
+		}
+	}
+	t := traces.New(cfg.Name, traces.Header{Property: invariants.ConvergesName, DeadEnd: true,
+		Found: fmt.Sprintf("simulation seed=%d walk=%d, a dead end short of a converged group", seed, w)}, c, actionsOf(p.Steps))
+	rep.Violations = append(rep.Violations, simFinding{Property: invariants.ConvergesName, Walk: w, Count: 1, Steps: len(p.Steps)})
+	rep.found = append(rep.found, t)
+}
+
+// fairEnabled reports whether some action that weak fairness forces is enabled in w.
+func fairEnabled(w spec.World) bool {
+	for _, a := range spec.Actions(w, nil) {
+		if n, ok := spec.Next(w, a); ok && invariants.Fair(a, w, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// last is the path's final state.
+func last(p explorer.Path[spec.World, spec.Action]) spec.World {
+	if len(p.Steps) == 0 {
+		return p.Init
+	}
+	return p.Steps[len(p.Steps)-1].State
+}
+
 func actionsOf(steps []explorer.Step[spec.World, spec.Action]) []spec.Action {
 	out := make([]spec.Action, len(steps))
 	for i, s := range steps {
@@ -163,7 +203,11 @@ func (r *simReport) writeText(w io.Writer) {
 		if v.Expected != "" {
 			mark = " (expected: " + v.Expected + ")"
 		}
-		fmt.Fprintf(w, "\n%s violated in %d walk(s), first in walk %d; shrunk to %d steps%s:\n", v.Property, v.Count, v.Walk, v.Steps, mark)
+		how := fmt.Sprintf("shrunk to %d steps", v.Steps)
+		if v.Property == invariants.ConvergesName {
+			how = fmt.Sprintf("a dead end after %d steps (not shrunk)", v.Steps)
+		}
+		fmt.Fprintf(w, "\n%s violated in %d walk(s), first in walk %d; %s%s:\n", v.Property, v.Count, v.Walk, how, mark)
 		if res, err := traces.Replay(r.found[i]); err == nil {
 			traces.Text(w, r.found[i], res)
 		}

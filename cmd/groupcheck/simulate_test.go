@@ -117,3 +117,38 @@ func TestSimulationWorlds(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateFindsDeadEnd: a walk that ends where no protocol action is enabled, short of a
+// converged group, is a converges violation; its trace replays as a dead-end lasso. B3's
+// mutant (a hung leader and no sync timer) ends so within 13 steps.
+func TestSimulateFindsDeadEnd(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "simulate", "--mutant", "no-sync-timer", "--walks", "300", "--depth", "100", "--seed", "1", "--json", "--out", dir)
+	if code != 1 || !strings.Contains(out, `"property": "converges"`) {
+		t.Fatalf("exit %d, want 1 with a converges finding\n%s%s", code, out, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*converges*.trace"))
+	if len(files) != 1 {
+		t.Fatalf("traces written: %v", files)
+	}
+	if code, out, errs := runCLI(t, "replay", files[0]); code != 0 {
+		t.Errorf("the dead end does not replay: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := runCLI(t, "simulate", "--preset", "cooperative-kafka", "--walks", "300", "--depth", "200", "--seed", "1", "--json"); code != 0 || strings.Contains(out, "converges") {
+		t.Errorf("a correct world reports a dead end: exit %d\n%s", code, out)
+	}
+}
+
+// TestLivenessRefusesAny: convergence is no question under assignor any, which may leave a
+// partition with nobody; explore --liveness says so instead of reporting the assignor's choice
+// as a protocol livelock, and simulate does not look for dead ends there.
+func TestLivenessRefusesAny(t *testing.T) {
+	cfg := writeConfig(t, "protocol cooperative\nconsumer kafka\ncoordinator kafka\nassignor any\ntopic t 2\nmember a topics=t\nmember b topics=t\n")
+	code, _, errs := runCLI(t, "explore", "--config", cfg, "--liveness")
+	if code != 2 || !strings.Contains(errs, "assignor any") {
+		t.Errorf("explore --liveness on an any world: exit %d, %q", code, errs)
+	}
+	if code, out, _ := runCLI(t, "simulate", "--config", cfg, "--walks", "200", "--depth", "80", "--seed", "1", "--json"); strings.Contains(out, "converges") {
+		t.Errorf("simulate looked for dead ends under any: exit %d\n%s", code, out)
+	}
+}
