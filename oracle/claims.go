@@ -33,11 +33,7 @@ func (s *scan) checkClaim(n *node, e history.Event) {
 		return
 	}
 	sort.Slice(wrong, func(i, j int) bool { return wrong[i].less(wrong[j]) })
-	owned := make([]part, 0, len(n.owned))
-	for q := range n.owned {
-		owned = append(owned, q)
-	}
-	sort.Slice(owned, func(i, j int) bool { return owned[i].less(owned[j]) })
+	owned := n.ownedParts()
 	claim := joinParts(partsOf(e.Owned))
 	s.add(finding{prop: ClaimsTruthful, class: ClassViolation, at: e.Seq, parts: wrong, events: []history.Event{e},
 		msg: func(ps string) string {

@@ -169,13 +169,16 @@ func (s *scan) release(n *node, qs []part, e history.Event) {
 	}
 }
 
-func (s *scan) releaseAll(n *node, e history.Event) {
+func (s *scan) releaseAll(n *node, e history.Event) { s.release(n, n.ownedParts(), e) }
+
+// ownedParts is what the node owns now, in partition order.
+func (n *node) ownedParts() []part {
 	qs := make([]part, 0, len(n.owned))
 	for q := range n.owned {
 		qs = append(qs, q)
 	}
 	sort.Slice(qs, func(i, j int) bool { return qs[i].less(qs[j]) })
-	s.release(n, qs, e)
+	return qs
 }
 
 // left is the member leaving for good (an accepted leave, the end of its close): it is not a

@@ -128,7 +128,7 @@ func (st *stepper) clientEnv(i int, k Kind) bool {
 			return false
 		}
 		lost := pop(&st.slot(i).In)
-		c, effs = s.Client.RequestTimedOut(kindOf(lost))
+		c, effs = s.Client.RequestTimedOut(consumer.KindOf(lost))
 	case PollTimeout:
 		if !st.spend(&w.Left.PollTimeouts, true) {
 			return false
@@ -137,23 +137,6 @@ func (st *stepper) clientEnv(i int, k Kind) bool {
 	}
 	st.apply(i, c, effs)
 	return true
-}
-
-// kindOf is the request kind a response answers.
-func kindOf(r impl.Response) consumer.RequestKind {
-	switch r.(type) {
-	case impl.JoinGroupResponse:
-		return consumer.KindJoin
-	case impl.SyncGroupResponse:
-		return consumer.KindSync
-	case impl.HeartbeatResponse:
-		return consumer.KindHeartbeat
-	case impl.OffsetCommitResponse:
-		return consumer.KindCommit
-	case impl.LeaveGroupResponse:
-		return consumer.KindLeave
-	}
-	panic("spec: unknown response type")
 }
 
 // metadata is a change of the cluster: members learn of it by Refresh.

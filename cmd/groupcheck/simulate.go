@@ -122,7 +122,7 @@ func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
 			rep.Deadlocks++
 		}
 		if end := last(r.Path); r.Violated == "" && liveness && !invariants.Goal(c)(end) && !fairEnabled(end) {
-			rep.deadEnd(cfg, c, seed, w, r.Path)
+			rep.deadEnd(first, cfg, c, seed, w, r.Path)
 		}
 		if r.Violated == "" {
 			continue
@@ -151,13 +151,12 @@ func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
 // (the explorer's dead end, invariants.Fair). Only a walk's last world is judged, and only
 // where convergence is a question (invariants.LivenessUndefined). Its trace is
 // the walk, not shrunk, marked `# cycle: dead-end`, which replay checks.
-func (rep *simReport) deadEnd(cfg, c spec.Config, seed uint64, w int, p explorer.Path[spec.World, spec.Action]) {
-	for i := range rep.Violations {
-		if rep.Violations[i].Property == invariants.ConvergesName {
-			rep.Violations[i].Count++
-			return
-		}
+func (rep *simReport) deadEnd(first map[string]int, cfg, c spec.Config, seed uint64, w int, p explorer.Path[spec.World, spec.Action]) {
+	if i, seen := first[invariants.ConvergesName]; seen {
+		rep.Violations[i].Count++
+		return
 	}
+	first[invariants.ConvergesName] = len(rep.Violations)
 	t := traces.New(cfg.Name, traces.Header{Property: invariants.ConvergesName, DeadEnd: true,
 		Found: fmt.Sprintf("simulation seed=%d walk=%d, a dead end short of a converged group", seed, w)}, c, actionsOf(p.Steps))
 	rep.Violations = append(rep.Violations, simFinding{Property: invariants.ConvergesName, Walk: w, Count: 1, Steps: len(p.Steps)})

@@ -1,6 +1,7 @@
 package consumer
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/groupcheck/groupcheck/impl"
@@ -149,6 +150,24 @@ func (k RequestKind) String() string {
 		return kindNames[k]
 	}
 	return "InvalidKind"
+}
+
+// KindOf is the request kind a classic response answers: what a lost response makes the
+// client time out (RequestTimedOut). It panics on a response no classic request gets.
+func KindOf(r impl.Response) RequestKind {
+	switch r.(type) {
+	case impl.JoinGroupResponse:
+		return KindJoin
+	case impl.SyncGroupResponse:
+		return KindSync
+	case impl.HeartbeatResponse:
+		return KindHeartbeat
+	case impl.OffsetCommitResponse:
+		return KindCommit
+	case impl.LeaveGroupResponse:
+		return KindLeave
+	}
+	panic(fmt.Sprintf("consumer.KindOf: %T answers no classic request", r))
 }
 
 // AllKinds lists the request kinds in order.

@@ -253,3 +253,19 @@ func TestKIPRebalanceProtocolOverride(t *testing.T) {
 		})
 	}
 }
+
+// TestKindOf: each classic response names the request it answers, so that a lost one times
+// that request out (KAFKA.md §1.11).
+func TestKindOf(t *testing.T) {
+	for _, tc := range []struct {
+		r    impl.Response
+		want RequestKind
+	}{
+		{impl.JoinGroupResponse{}, KindJoin}, {impl.SyncGroupResponse{}, KindSync}, {impl.HeartbeatResponse{}, KindHeartbeat},
+		{impl.OffsetCommitResponse{}, KindCommit}, {impl.LeaveGroupResponse{}, KindLeave},
+	} {
+		if got := KindOf(tc.r); got != tc.want {
+			t.Errorf("KindOf(%T) = %s, want %s", tc.r, got, tc.want)
+		}
+	}
+}

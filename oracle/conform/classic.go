@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
 	"github.com/groupcheck/groupcheck/spec"
 	"github.com/groupcheck/groupcheck/traces"
@@ -71,7 +70,7 @@ func classicInput(sr traces.StepResult) (consumer.Input, bool) {
 	case spec.DeliverResponse:
 		return consumer.Received{Response: pre.In[0]}, true
 	case spec.LoseResponse:
-		return consumer.RequestTimedOut{Kind: kindOf(pre.In[0])}, true
+		return consumer.RequestTimedOut{Kind: consumer.KindOf(pre.In[0])}, true
 	case spec.PollTimeout:
 		return consumer.PollTimeout{}, true
 	case spec.Leave:
@@ -98,20 +97,6 @@ func topicsAfter(sr traces.StepResult, i int) []string {
 		return m.AltTopics
 	}
 	return m.Topics
-}
-
-func kindOf(r impl.Response) consumer.RequestKind {
-	switch r.(type) {
-	case impl.JoinGroupResponse:
-		return consumer.KindJoin
-	case impl.SyncGroupResponse:
-		return consumer.KindSync
-	case impl.HeartbeatResponse:
-		return consumer.KindHeartbeat
-	case impl.OffsetCommitResponse:
-		return consumer.KindCommit
-	}
-	return consumer.KindLeave
 }
 
 // describe names a classic input in a Mismatch.
