@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,6 +102,9 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
 	}
+	if *preset == "" && *config == "" && !*symmetry {
+		*liveness, *maxRounds = mutantChecks(*mutant, *liveness, *maxRounds, stderr)
+	}
 	if why := invariants.LivenessUndefined(cfg); why != "" && (*liveness || *maxRounds > 0) {
 		fmt.Fprintf(stderr, "groupcheck explore: --liveness: %s\n", why)
 		return 2
@@ -146,6 +150,25 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// mutantChecks switches on what catches a mutant in its own world when the command line did
+// not: --liveness for a fault that converges catches, --max-rounds for one caught by its bound
+// on rebalances (invariants.Mutant). Without them such a run would exit 0 and look like a miss.
+func mutantChecks(name string, liveness bool, maxRounds int, stderr io.Writer) (bool, int) {
+	m, ok := invariants.LookupMutant(name)
+	if !ok {
+		return liveness, maxRounds
+	}
+	if slices.Contains(m.Catches, invariants.ConvergesName) && !liveness && maxRounds == 0 {
+		liveness = true
+		fmt.Fprintf(stderr, "groupcheck explore: %s is caught by %s: checking it (--liveness)\n", name, invariants.ConvergesName)
+	}
+	if m.MaxRounds > 0 && maxRounds == 0 {
+		maxRounds = m.MaxRounds
+		fmt.Fprintf(stderr, "groupcheck explore: %s is caught by its rebalances: --max-rounds %d\n", name, maxRounds)
+	}
+	return liveness, maxRounds
 }
 
 // loadWorld is the config to explore: a preset, a file, or a mutant's own world; a mutant

@@ -46,3 +46,41 @@ func TestMutantWorldBound(t *testing.T) {
 		t.Errorf("exit %d, want 1 and stopped_by max-states:\n%s%s", code, out.String(), errb.String())
 	}
 }
+
+// TestMutantRunsItsCatch: `explore --mutant NAME` alone runs what catches the mutant, so a
+// fault only liveness catches (B21) fails the run instead of exiting 0 as if it were missed.
+func TestMutantRunsItsCatch(t *testing.T) {
+	var out, errb strings.Builder
+	code := run([]string{"explore", "--mutant", "in-flight-stuck-on-error", "--json"}, &out, &errb)
+	if code != 1 || !strings.Contains(out.String(), `"name": "converges"`) || !strings.Contains(errb.String(), "--liveness") {
+		t.Errorf("exit %d, want 1 with converges checked and said so:\n%s%s", code, out.String(), errb.String())
+	}
+}
+
+// TestMutantChecks: which checks a mutant's own world switches on — liveness for a converges
+// catch, its bound on rounds for B27 — and that an explicit flag is kept.
+func TestMutantChecks(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		live         bool
+		rounds       int
+		wantLive     bool
+		wantRounds   int
+		wantSaysWhat string
+	}{
+		{name: "in-flight-stuck-on-error", wantLive: true, wantSaysWhat: "--liveness"},
+		{name: "balance-moves-owned", wantRounds: 2, wantSaysWhat: "--max-rounds 2"},
+		{name: "balance-moves-owned", rounds: 5, wantRounds: 5},
+		{name: "eager-keeps-owned-list"},
+		{name: "no-such-mutant", live: true, wantLive: true},
+	} {
+		var errb strings.Builder
+		live, rounds := mutantChecks(tc.name, tc.live, tc.rounds, &errb)
+		if live != tc.wantLive || rounds != tc.wantRounds || !strings.Contains(errb.String(), tc.wantSaysWhat) {
+			t.Errorf("%s (%v, %d): got %v, %d, %q; want %v, %d, saying %q", tc.name, tc.live, tc.rounds, live, rounds, errb.String(), tc.wantLive, tc.wantRounds, tc.wantSaysWhat)
+		}
+		if tc.wantSaysWhat == "" && errb.Len() > 0 {
+			t.Errorf("%s: says %q, want nothing", tc.name, errb.String())
+		}
+	}
+}
