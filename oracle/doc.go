@@ -70,7 +70,11 @@
 // onPartitionsLost on every failed manage-loop iteration. The sign must come after the
 // member's last successful generation (a new generation observed, an accepted JoinGroup or
 // ConsumerGroupHeartbeat with a new generation, or its start) and before the lost callback
-// returns. A harness that records no requests and no cuts will see false reports here.
+// returns. The allowed close path: lost is allowed once the member has begun to close (until
+// it restarts) or has left (an accepted leave, until a new generation), whatever else the
+// history shows, since a closing client may report its partitions lost before its LeaveGroup
+// (Java's onLeavePrepare during a rebalance). A harness that records no requests and no cuts
+// will see false reports here.
 //
 // Check runs in O(n log n) for n events plus the overlaps it reports, and is deterministic:
 // findings are ordered by the seq where they became evident, then property and message.

@@ -16,11 +16,12 @@ type lostStart struct {
 // checkLost judges a lost callback at its end: a sign that the member lost its membership must
 // come after its last successful generation and before the callback returned. The sign may
 // come while the callback runs because a recorder hooked into a client can log the response
-// that triggered the callback after the client began reacting to it.
+// that triggered the callback after the client began reacting to it. A member that has begun
+// to close, or whose leave was accepted, needs no other sign: that is the close path.
 func (s *scan) checkLost(n *node, qs []part, end history.Event) {
 	ls, ok := s.lost[end.ID]
 	delete(s.lost, end.ID)
-	if !ok || len(qs) == 0 || n.evidence > ls.since {
+	if !ok || len(qs) == 0 || n.evidence > ls.since || n.closing != nil {
 		return
 	}
 	begin := s.h[s.ix.begin[end.ID]]

@@ -59,6 +59,7 @@ type node struct {
 	genEv    *history.Event           // where it observed that generation; nil: since its start
 	sinceGen int64                    // seq of that event or of its start
 	evidence int64                    // seq of the last sign that it lost its membership
+	closing  *history.Event           // its close began (until it restarts): lost is the close path
 	timeline []segment
 }
 

@@ -22,8 +22,13 @@ const (
 	// LostOnlyAfterMembershipLost: a member calls onPartitionsLost with partitions only when it
 	// has lost its membership: some sign since its last successful generation (a cut, a Fenced
 	// event, a failed request or commit other than flow control) must come before the lost
-	// callback returns. An empty onPartitionsLost is never reported: kgo calls it routinely
-	// (PEERS.md §2, "Empty callbacks are normal"; KAFKA.md §2.1 table, §3.7).
+	// callback returns. The close path needs no other sign: once the member has begun to close
+	// (a Close begin) or has left (an accepted LeaveGroup, a consumer heartbeat at epoch -1 or
+	// -2), lost is allowed, because Java's ConsumerCoordinator.onLeavePrepare calls
+	// onPartitionsLost instead of onPartitionsRevoked when a rebalance is in progress or the
+	// generation is unknown, before it sends LeaveGroup. An empty onPartitionsLost is never
+	// reported: kgo calls it routinely (PEERS.md §2, "Empty callbacks are normal"; KAFKA.md
+	// §2.1 table, §3.7).
 	LostOnlyAfterMembershipLost = "lost-only-after-membership-lost"
 
 	// CommitFromOwner: an accepted offset commit comes from a member that owned every

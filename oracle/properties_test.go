@@ -122,6 +122,37 @@ var lostCases = []propCase{
 		b.end(id, history.Event{Note: history.Unfinished, Err: "x"})
 		b.cb("a", history.Lost, parts("t", 0))
 	}, []string{lostV}, nil},
+	{"lost inside a close begun during a rebalance, before LeaveGroup", "ConsumerCoordinator.onLeavePrepare: lost while a rebalance is in progress", history.Classic, func(b *hb) {
+		lostOwned(b)
+		b.req("a", history.Heartbeat, "m-a", 3, "REBALANCE_IN_PROGRESS")
+		cl := b.begin(history.Event{Kind: history.Close, Node: "a"})
+		b.cb("a", history.Lost, parts("t", 0))
+		b.req("a", history.LeaveGroup, "m-a", 3, "")
+		b.end(cl, history.Event{})
+	}, nil, nil},
+	{"lost after an accepted LeaveGroup", "KAFKA.md §1.7: the leave gives the membership up", history.Classic, func(b *hb) {
+		lostOwned(b)
+		b.req("a", history.LeaveGroup, "m-a", 3, "")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, nil, nil},
+	{"lost after a consumer leave at epoch -1", "KAFKA.md §3.6", "", func(b *hb) {
+		lostOwned(b)
+		b.req("a", history.ConsumerGroupHeartbeat, "m-a", -1, "")
+		b.cb("a", history.Lost, parts("t", 0))
+	}, nil, nil},
+	{"a leave before the last generation is old news", "KAFKA.md §1.4: rejoined", history.Classic, func(b *hb) {
+		b.req("a", history.LeaveGroup, "m-a", 3, "")
+		b.gen("a", "m-b", 1)
+		lostOwned(b)
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{lostV}, nil},
+	{"a close of an earlier process is old news", "brief: Start again", "", func(b *hb) {
+		b.end(b.begin(history.Event{Kind: history.Close, Node: "a"}), history.Event{})
+		b.start("a", history.Consumer)
+		b.gen("a", "m-b", 1)
+		lostOwned(b)
+		b.cb("a", history.Lost, parts("t", 0))
+	}, []string{lostV}, nil},
 	{"since a restart", "brief: Start again", "", func(b *hb) {
 		b.start("a", history.Consumer)
 		b.cb("a", history.Lost, parts("t", 0))

@@ -76,6 +76,9 @@ func (s *scan) step(n *node, i int, e history.Event) {
 	case history.Crash:
 		s.releaseAll(n, e)
 	case history.Close:
+		if e.Phase == history.Begin {
+			n.closing = &e
+		}
 		if e.Phase == history.End {
 			s.releaseAll(n, e)
 			s.left(n, e)
@@ -185,6 +188,7 @@ func (n *node) ownedParts() []part {
 // member and knows it, so whatever it still owns it owns knowingly.
 func (s *scan) left(n *node, e history.Event) {
 	n.fence = &e
+	n.evidence = e.Seq // leaving gives the membership up: a lost callback after it is the close path
 	n.doubt(e)
 	n.learn(e)
 	n.moveOn(e)
