@@ -9,7 +9,9 @@
 //	groupcheck show FILE [--format text|mermaid|itf|json]
 //	groupcheck shrink FILE [--property NAME] [--out FILE]
 //	groupcheck mutants
-//	groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--json] [--out DIR]
+//	groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N]
+//	                    [--shard I/N] [--json] [--out DIR]
+//	groupcheck merge REPORT.json... [--json] [--out DIR]
 //	groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
 //	groupcheck check-history FILE [--json]
 //
@@ -43,8 +45,9 @@ const usage = `usage:
   groupcheck show FILE [--format text|mermaid|itf|json]        render a trace
   groupcheck shrink FILE [--property NAME] [--out FILE]        shrink a trace that is not shortest
   groupcheck mutants                                           list the named faults and what catches them
-  groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--json] [--out DIR]
+  groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--shard I/N] [--json] [--out DIR]
                                                                random walks (swarm) for worlds too large to exhaust
+  groupcheck merge REPORT.json... [--json] [--out DIR]         combine the shards' simulate --json reports into one
   groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
                                                                the TwoPhase commit benchmark
   groupcheck check-history FILE [--json]                       check another implementation's JSON-lines history (- is stdin)
@@ -64,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return mutants(stdout)
 	case "simulate":
 		return simulateCmd(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCmd(args[1:], stdout, stderr)
 	case "bench":
 		return bench(args[1:], stdout, stderr)
 	case "replay":

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/groupcheck/groupcheck/explorer"
@@ -21,10 +22,15 @@ import (
 type simReport struct {
 	Config     string          `json:"config"`
 	Seed       uint64          `json:"seed"`
-	Walks      int             `json:"walks"`
+	Depth      int             `json:"depth"`
+	Walks      int             `json:"walks"`                 // walks taken (this shard's)
+	Shard      string          `json:"shard,omitempty"`       // "I/N" when sharded
+	TotalWalks int             `json:"total_walks,omitempty"` // walks of the whole run when sharded
 	Steps      int             `json:"steps"`
 	Deadlocks  int             `json:"deadlocks"`
-	Seconds    float64         `json:"seconds"`
+	Seconds    float64         `json:"seconds"`             // merged: the sum over shards
+	Coverage   map[string]int  `json:"coverage"`            // steps taken per action kind
+	NeverTaken []string        `json:"actions_never_taken"` // kinds no walk took
 	Violations []simFinding    `json:"violations"`
 	Note       string          `json:"note"`
 	found      []*traces.Trace // per finding: its shrunk trace, in its walk's swarm config
@@ -35,8 +41,9 @@ type simFinding struct {
 	Expected string `json:"expected,omitempty"`
 	Walk     int    `json:"walk"`
 	Count    int    `json:"count"`
-	Steps    int    `json:"steps"` // of the shrunk trace
-	Trace    string `json:"trace,omitempty"`
+	Steps    int    `json:"steps"`                // of the shrunk trace
+	Trace    string `json:"trace,omitempty"`      // the file --out wrote
+	Text     string `json:"trace_text,omitempty"` // the trace itself, for merge and readers of --json
 }
 
 func simulateCmd(args []string, stdout, stderr io.Writer) int {
@@ -50,7 +57,13 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	depth := fs.Int("depth", 200, "steps per walk at most")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	out := fs.String("out", "", "directory to write each property's first (shrunk) violation to")
+	shardFlag := fs.String("shard", "", "take only shard I/N of the walks (N alone: I from "+jobIndexVar+")")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	sh, err := parseShard(*shardFlag, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 || *walks < 1 || *depth < 1 {
@@ -63,23 +76,37 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *seed == 0 {
+		if sh != whole {
+			fmt.Fprintln(stderr, "groupcheck simulate: --shard needs --seed: every shard must take the walks of one seed")
+			return 2
+		}
 		*seed = uint64(time.Now().UnixNano())
 	}
-	rep := runWalks(cfg, *seed, *walks, *depth)
-	if *out != "" {
-		if err := rep.writeFindings(*out, cfg); err != nil {
-			fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
+	rep := runWalks(cfg, *seed, *walks, *depth, sh)
+	return rep.emit("simulate", *out, *asJSON, stdout, stderr)
+}
+
+// emit writes the findings to dir (if set) and prints the report; it returns the exit status.
+func (r *simReport) emit(cmd, dir string, asJSON bool, stdout, stderr io.Writer) int {
+	if dir != "" {
+		if err := r.writeFindings(dir, r.Config); err != nil {
+			fmt.Fprintf(stderr, "groupcheck %s: %v\n", cmd, err)
 			return 2
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		enc.Encode(r)
 	} else {
-		rep.writeText(stdout)
+		r.writeText(stdout)
 	}
-	for _, v := range rep.Violations {
+	return r.exit()
+}
+
+// exit is the status for the report: 1 when a violation is not the expected kind.
+func (r *simReport) exit() int {
+	for _, v := range r.Violations {
 		if v.Expected == "" {
 			return 1
 		}
@@ -106,18 +133,26 @@ func swarm(c spec.Config, rng *rand.Rand) spec.Config {
 	return c
 }
 
-func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
+// runWalks takes the walks of shard sh (whole: all of them) and reports what they found.
+func runWalks(cfg spec.Config, seed uint64, walks, depth int, sh shard) *simReport {
 	start := time.Now()
-	rep := &simReport{Config: cfg.Name, Seed: seed, Walks: walks,
-		Note: "random walks sample the world: finding nothing is not a proof"}
+	rep := &simReport{Config: cfg.Name, Seed: seed, Depth: depth, Walks: sh.walks(walks),
+		Note: sampleNote, Violations: []simFinding{}}
+	if sh != whole {
+		rep.Shard, rep.TotalWalks = sh.String(), walks
+	}
+	taken := make([]int, len(spec.KindNames()))
 	first := map[string]int{}
 	liveness := invariants.LivenessUndefined(cfg) == ""
-	for w := 0; w < walks; w++ {
+	for w := sh.Index; w < walks; w += sh.Count {
 		rng := simulate.Seeded(seed, uint64(w))
 		c := swarm(cfg, rng)
 		m := invariants.NewModel(c)
 		r := simulate.Walk(m, m.Properties(), rng, depth)
 		rep.Steps += len(r.Path.Steps)
+		for _, st := range r.Path.Steps {
+			taken[st.Action.Kind]++
+		}
 		if r.Deadlock {
 			rep.Deadlocks++
 		}
@@ -142,8 +177,40 @@ func runWalks(cfg spec.Config, seed uint64, walks, depth int) *simReport {
 			Walk: w, Count: 1, Steps: len(t.Actions())})
 		rep.found = append(rep.found, t)
 	}
+	rep.setCoverage(taken)
+	for i, t := range rep.found {
+		rep.Violations[i].Text = traceText(t)
+	}
 	rep.Seconds = time.Since(start).Seconds()
 	return rep
+}
+
+const sampleNote = "random walks sample the world: finding nothing is not a proof"
+
+// setCoverage records the steps taken per action kind and the kinds never taken.
+func (r *simReport) setCoverage(taken []int) {
+	r.Coverage, r.NeverTaken = map[string]int{}, []string{}
+	for k, name := range spec.KindNames() {
+		if taken[k] == 0 {
+			r.NeverTaken = append(r.NeverTaken, name)
+			continue
+		}
+		r.Coverage[name] = taken[k]
+	}
+}
+
+// traceText is t with its expected blocks filled in, as --out writes it ("" if it no longer
+// replays, which a shrunk trace always does).
+func traceText(t *traces.Trace) string {
+	full, err := traces.Rewrite(t)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	if traces.Format(&b, full) != nil {
+		return ""
+	}
+	return b.String()
 }
 
 // deadEnd records a walk that ended where no protocol action is enabled, short of a converged
@@ -190,9 +257,20 @@ func actionsOf(steps []explorer.Step[spec.World, spec.Action]) []spec.Action {
 }
 
 func (r *simReport) writeText(w io.Writer) {
-	fmt.Fprintf(w, "world %s: %d random walks (seed %d), %d steps, %d ended in a deadlock, %.1fs\n",
-		r.Config, r.Walks, r.Seed, r.Steps, r.Deadlocks, r.Seconds)
-	fmt.Fprintf(w, "reproduce: groupcheck simulate --seed %d --walks %d ... (same flags)\n", r.Seed, r.Walks)
+	of := ""
+	if r.Shard != "" {
+		of = fmt.Sprintf(" of %d (shard %s)", r.TotalWalks, r.Shard)
+	}
+	fmt.Fprintf(w, "world %s: %d random walks%s (seed %d), %d steps, %d ended in a deadlock, %.1fs\n",
+		r.Config, r.Walks, of, r.Seed, r.Steps, r.Deadlocks, r.Seconds)
+	walks := r.Walks
+	if r.Shard != "" {
+		walks = r.TotalWalks
+	}
+	fmt.Fprintf(w, "reproduce: groupcheck simulate --seed %d --walks %d --depth %d ... (same flags)\n", r.Seed, walks, r.Depth)
+	if len(r.NeverTaken) > 0 {
+		fmt.Fprintf(w, "actions never taken: %s\n", strings.Join(r.NeverTaken, ", "))
+	}
 	if len(r.Violations) == 0 {
 		fmt.Fprintf(w, "no property violated in these walks (%s)\n", r.Note)
 		return
@@ -214,7 +292,7 @@ func (r *simReport) writeText(w io.Writer) {
 }
 
 // writeFindings writes each property's first violation, shrunk, as a v1 trace.
-func (r *simReport) writeFindings(dir string, cfg spec.Config) error {
+func (r *simReport) writeFindings(dir, world string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -223,7 +301,7 @@ func (r *simReport) writeFindings(dir string, cfg spec.Config) error {
 		if err != nil {
 			return err
 		}
-		name := filepath.Join(dir, cleanName(cfg.Name+"-"+v.Property)+".sim.trace")
+		name := filepath.Join(dir, cleanName(world+"-"+v.Property)+".sim.trace")
 		f, err := os.Create(name)
 		if err != nil {
 			return err
