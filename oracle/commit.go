@@ -17,8 +17,25 @@ type commitCheck struct {
 	seg      segment         // the committer's status
 }
 
+// wireCommit judges an OffsetCommit request tapped on the wire as a commit, unless it carries
+// no member ID (a commit from outside the group, which Kafka accepts for an empty group) or
+// one of the node's client commits is under way (it is that commit, judged by its own event).
+func (s *scan) wireCommit(n *node, i int, e history.Event) {
+	if e.Phase == history.Begin && (e.Member == "" || n.commits > 0) {
+		return
+	}
+	s.commit(n, i, e)
+}
+
 // commit notes what a commit began with, and judges it by its outcome at its end.
 func (s *scan) commit(n *node, i int, e history.Event) {
+	if e.Kind == history.Commit {
+		if e.Phase == history.Begin {
+			n.commits++
+		} else {
+			n.commits--
+		}
+	}
 	if e.Phase == history.Begin {
 		c := &commitCheck{begin: e, parts: s.partsOfInterval(e), fence: n.fence, seg: n.status(s.retro(i))}
 		for _, q := range c.parts {
@@ -50,8 +67,8 @@ func (s *scan) commit(n *node, i int, e history.Event) {
 				if why == "" {
 					why = n.name + " was a member as far as the history shows"
 				}
-				return fmt.Sprintf("%s's commit of %s begun at %s was rejected with %s at %s: %s",
-					n.name, ps, at(c.begin), e.Err, at(e), why)
+				return fmt.Sprintf("%s's %s of %s begun at %s was rejected with %s at %s: %s",
+					n.name, commitName(c.begin), ps, at(c.begin), e.Err, at(e), why)
 			}})
 	}
 }
@@ -69,7 +86,15 @@ func (s *scan) acceptedCommit(n *node, c *commitCheck, e history.Event) {
 	}
 	s.add(finding{prop: CommitFromOwner, class: ClassViolation, at: e.Seq, parts: c.parts,
 		events: events, msg: func(ps string) string {
-			return fmt.Sprintf("%s's commit of %s begun at %s was accepted at %s, but %s",
-				n.name, ps, at(c.begin), at(e), strings.Join(why, ", and "))
+			return fmt.Sprintf("%s's %s of %s begun at %s was accepted at %s, but %s",
+				n.name, commitName(c.begin), ps, at(c.begin), at(e), strings.Join(why, ", and "))
 		}})
+}
+
+// commitName names a commit in messages: the client's, or one seen only on the wire.
+func commitName(begin history.Event) string {
+	if begin.Kind == history.Request {
+		return "OffsetCommit (seen only on the wire)"
+	}
+	return "commit"
 }

@@ -20,8 +20,8 @@
 // # Properties
 //
 // ExclusiveOwnership, RevokeBeforeAssign, LostOnlyAfterMembershipLost, CommitFromOwner,
-// GenerationMonotonic and ClaimsTruthful; each constant's comment gives the rule and its
-// source.
+// GenerationMonotonic, ClaimsTruthful and CallbacksConsistent; each constant's comment gives
+// the rule and its source.
 //
 // # Implementation notes
 //
@@ -31,6 +31,17 @@
 // called (an eager revoke simply names everything), so a revoke or lost gives up only the
 // partitions that no assign named since it began. A crashed node's later events are ignored,
 // as history.Recorder drops them.
+//
+// Callback bookkeeping is per member and by call order: what a member's callbacks hold grows
+// at an assign's begin and shrinks at a revoke's or lost's begin (the client has decided to
+// give the partitions up, so an assign called while the revoke still runs may name them
+// again). An assign that names a held partition, or a revoke or lost that names one not held,
+// is a callback contradicting the member's own earlier ones.
+//
+// Commits are the client's (Kind Commit) or, when only the wire was tapped, OffsetCommit
+// requests: ownership of wire-tapped commits is judged like a client commit's, except a
+// request made while one of the node's client commits is under way (it is that commit) and a
+// request without a member ID (a commit from outside the group).
 //
 // Membership comes from what the coordinator showed. A node is current until one of: a cut
 // (Cut), a Fenced event about its present member ID and epoch, a fencing answer to a

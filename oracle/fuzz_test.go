@@ -32,7 +32,8 @@ func seedHistories() []history.History {
 }
 
 var properties = map[string]bool{ExclusiveOwnership: true, RevokeBeforeAssign: true,
-	LostOnlyAfterMembershipLost: true, CommitFromOwner: true, GenerationMonotonic: true}
+	LostOnlyAfterMembershipLost: true, CommitFromOwner: true, GenerationMonotonic: true,
+	CallbacksConsistent: true}
 
 // checkReport asserts what every report of a valid history must satisfy.
 func checkReport(t *testing.T, h history.History, r Report) {

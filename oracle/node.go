@@ -50,7 +50,9 @@ type node struct {
 	id       identity // what it last said it is
 	lastGen  identity // its last Generation event
 	owned    map[part]*interval
-	assigned map[part]int64 // seq of the latest assign that named each partition
+	assigned map[part]int64         // seq of the latest assign that named each partition
+	held     map[part]history.Event // what its callbacks hold, by call order: the assign that named each
+	commits  int                    // its client commits under way (a wire OffsetCommit inside one is that commit)
 	ep       *episode
 	fence    *history.Event           // the coordinator fenced it (Fenced) or it left; not admitted since
 	released map[part]history.Event   // where it last gave each partition up
@@ -64,7 +66,7 @@ type node struct {
 }
 
 func newNode(name string) *node {
-	return &node{name: name, owned: map[part]*interval{}, assigned: map[part]int64{},
+	return &node{name: name, owned: map[part]*interval{}, assigned: map[part]int64{}, held: map[part]history.Event{},
 		released: map[part]history.Event{}, gens: map[string]history.Event{}}
 }
 
@@ -72,7 +74,7 @@ func newNode(name string) *node {
 // released by the caller).
 func (n *node) restart(e history.Event) {
 	*n = node{name: n.name, proto: n.proto, member: true, owned: n.owned, assigned: map[part]int64{},
-		released: n.released, gens: map[string]history.Event{}, sinceGen: e.Seq, timeline: n.timeline}
+		held: map[part]history.Event{}, released: n.released, gens: map[string]history.Event{}, sinceGen: e.Seq, timeline: n.timeline}
 }
 
 // newGeneration notes a successful generation observed at e (a Generation event, an accepted

@@ -31,7 +31,8 @@ const (
 	// §2.1 table, §3.7).
 	LostOnlyAfterMembershipLost = "lost-only-after-membership-lost"
 
-	// CommitFromOwner: an accepted offset commit comes from a member that owned every
+	// CommitFromOwner: an accepted offset commit (the client's, or an OffsetCommit request
+	// seen only on the wire) comes from a member that owned every
 	// committed partition when the commit began, and that had not been fenced (a Fenced event:
 	// the coordinator's own record) or left (an accepted leave, the end of its close) before it
 	// began, unless admitted again since (PEERS.md §6.4, "every commit from a fenced member is
@@ -52,6 +53,15 @@ const (
 	// §2.2; franz-go #686, BUGS.md B23). Only a claim that names partitions is judged: an
 	// empty one cannot be told from one the recorder did not note.
 	ClaimsTruthful = "claims-truthful"
+
+	// CallbacksConsistent: a member's own callbacks, taken as deltas in the order they were
+	// called, agree with each other: onPartitionsAssigned names only partitions the member does
+	// not hold, onPartitionsRevoked and onPartitionsLost only partitions it holds (a revoke or
+	// lost gives them up when it begins). Kafka's listener contract: assigned gets the
+	// partitions added, revoked and lost partitions previously assigned (KAFKA.md §2.6, §3.7;
+	// ConsumerRebalanceListener). A client whose callbacks contradict each other has lost
+	// track of what it owns, and every other ownership property reads its history wrongly.
+	CallbacksConsistent = "callbacks-consistent"
 
 	// WellFormed: the history validates (history.History.Validate). Check reports a malformed
 	// history as this one violation and checks nothing else in it.

@@ -155,6 +155,7 @@ var lostCases = []propCase{
 	}, []string{lostV}, nil},
 	{"since a restart", "brief: Start again", "", func(b *hb) {
 		b.start("a", history.Consumer)
+		lostOwned(b)
 		b.cb("a", history.Lost, parts("t", 0))
 	}, []string{lostV}, []string{"nothing since its start"}},
 }
@@ -303,3 +304,94 @@ var claimCases = []propCase{
 }
 
 func TestClaimsTruthful(t *testing.T) { runCases(t, claimCases) }
+
+const cbV = CallbacksConsistent + " " + ClassViolation
+
+var callbackCases = []propCase{
+	{"assign, revoke, assign again", "KAFKA.md §2.6: callbacks are deltas", "", func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0, 1))
+		b.cb("a", history.Revoke, parts("t", 1))
+		b.cb("a", history.Assign, parts("t", 1))
+		b.cb("a", history.Lost, parts("t", 0, 1))
+	}, []string{lostV}, nil},
+	{"eager: revoke everything, assign everything", "KAFKA.md §2.1 eager", history.Classic, func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0, 1))
+		b.cb("a", history.Revoke, parts("t", 0, 1))
+		b.cb("a", history.Assign, parts("t", 0, 1))
+	}, nil, nil},
+	{"assigned again while its revoke still runs", "conformance/franzgo early-revoke-ack-eager", history.Classic, func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0))
+		id := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 0)})
+		b.cb("a", history.Assign, parts("t", 0))
+		b.end(id, history.Event{})
+	}, nil, nil},
+	{"a restart holds nothing", "brief: Start again", "", func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0))
+		b.start("a", history.Consumer)
+		b.cb("a", history.Assign, parts("t", 0))
+	}, nil, nil},
+	{"assigned a partition it already holds", "ConsumerRebalanceListener: assigned gets the partitions added", "", func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0, 1))
+		b.cb("a", history.Assign, parts("t", 1, 2))
+	}, []string{cbV}, []string{"a's assign callback at seq 5 (t 4ms) names t-1, which it already holds", "never revoked or lost"}},
+	{"revoked a partition it never held", "ConsumerRebalanceListener: revoked gets partitions previously assigned", "", func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0))
+		b.cb("a", history.Revoke, parts("t", 0, 3))
+	}, []string{cbV}, []string{"names t-3, which it does not hold"}},
+	{"revoked twice", "ConsumerRebalanceListener", "", func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0))
+		b.cb("a", history.Revoke, parts("t", 0))
+		b.cb("a", history.Revoke, parts("t", 0))
+	}, []string{cbV}, nil},
+	{"lost a partition it never held", "ConsumerRebalanceListener: lost gets partitions previously assigned", "", func(b *hb) {
+		b.instant(history.Cut, "a")
+		b.cb("a", history.Lost, parts("t", 4))
+	}, []string{cbV}, []string{"a's lost callback"}},
+	{"parts named on the end edge count", "history: a recorder may note parts on either edge", "", func(b *hb) {
+		b.cb("a", history.Assign, parts("t", 0))
+		id := b.begin(history.Event{Kind: history.Assign, Node: "a"})
+		b.end(id, history.Event{Parts: parts("t", 0)})
+	}, []string{cbV}, nil},
+}
+
+func TestCallbacksConsistent(t *testing.T) { runCases(t, callbackCases) }
+
+// wire records an OffsetCommit request seen on the wire, with its answer.
+func wire(b *hb, member string, ps history.Parts, errName string) {
+	b.call(history.Event{Node: "a", Op: history.OffsetCommit, Member: member, Gen: 3, Parts: ps},
+		history.Event{Err: errName})
+}
+
+var wireCases = []propCase{
+	{"owner's wire commit", "KAFKA.md §1.8", "", func(b *hb) {
+		commitOwned(b)
+		wire(b, "m-a", parts("t", 0, 1), "")
+	}, nil, nil},
+	{"wire commit of a partition it does not own", "KAFKA.md §1.12: no commit accepted from a non-owner", "", func(b *hb) {
+		commitOwned(b)
+		b.cb("a", history.Revoke, parts("t", 1))
+		wire(b, "m-a", parts("t", 0, 1), "")
+	}, []string{commitV}, []string{"a's OffsetCommit (seen only on the wire) of t-0,t-1", "a did not own t-1 when it began"}},
+	{"wire commit after a Fenced event", "PEERS.md §6.4", "", func(b *hb) {
+		commitOwned(b)
+		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
+		wire(b, "m-a", parts("t", 0), "")
+	}, []string{commitV}, nil},
+	{"a zombie's wire commit is rejected", "PEERS.md §2", "", func(b *hb) {
+		commitOwned(b)
+		b.instant(history.Cut, "a")
+		wire(b, "m-a", parts("t", 0), "UNKNOWN_MEMBER_ID")
+	}, []string{commitZ}, nil},
+	{"the wire request of a client commit is that commit", "conformance/franzgo: CommitOffsetsSync inside a Commit event", "", func(b *hb) {
+		commitOwned(b)
+		b.cb("a", history.Revoke, parts("t", 1))
+		id := b.begin(history.Event{Kind: history.Commit, Node: "a", Parts: parts("t", 1)})
+		wire(b, "m-a", parts("t", 1), "")
+		b.end(id, history.Event{})
+	}, []string{commitV}, []string{"a's commit of t-1"}},
+	{"a commit from outside the group is not judged", "KAFKA.md §1.8: generation -1, no member ID", "", func(b *hb) {
+		wire(b, "", parts("t", 7), "")
+	}, nil, nil},
+}
+
+func TestWireCommitFromOwner(t *testing.T) { runCases(t, wireCases) }

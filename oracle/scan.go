@@ -81,6 +81,7 @@ func (s *scan) step(n *node, i int, e history.Event) {
 		}
 		if e.Phase == history.End {
 			s.releaseAll(n, e)
+			clear(n.held)
 			s.left(n, e)
 		}
 	case history.Cut:
@@ -100,6 +101,9 @@ func (s *scan) step(n *node, i int, e history.Event) {
 		s.commit(n, i, e)
 	case history.Request:
 		s.request(n, e)
+		if e.Op == history.OffsetCommit {
+			s.wireCommit(n, i, e)
+		}
 	}
 }
 
@@ -120,9 +124,13 @@ func (s *scan) callback(n *node, e history.Event) {
 	qs := s.partsOfInterval(e)
 	switch {
 	case e.Kind == history.Assign && e.Phase == history.Begin:
+		s.bookkeep(n, qs, e)
 		n.moveOn(e)
 		s.acquire(n, qs, e)
+	case e.Kind == history.Revoke && e.Phase == history.Begin:
+		s.bookkeep(n, qs, e)
 	case e.Kind == history.Lost && e.Phase == history.Begin:
+		s.bookkeep(n, qs, e)
 		n.learn(e)
 		s.lost[e.ID] = lostStart{since: n.sinceGen, gen: n.genEv}
 	case e.Kind == history.Revoke && e.Phase == history.End:
