@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	h "github.com/groupcheck/groupcheck/conformance/harness"
 	"github.com/groupcheck/groupcheck/oracle"
 )
 
@@ -19,24 +20,24 @@ const broken = "broken"
 var (
 	// EarlyAck: the broken node owns everything, then a peer joins; the broken node's revoke
 	// returns to kgo before its work is done, so the peer's assign begins first.
-	EarlyAck = Scenario{Name: "early-revoke-ack", Steps: steps(
-		[]Step{{Op: OpStart, Node: broken, Fault: EarlyRevokeAck}}, settle,
-		start("peer"), settle,
-		[]Step{{Op: OpLeaveAll}})}
+	EarlyAck = h.Scenario{Name: "early-revoke-ack", Steps: h.Steps(
+		[]h.Step{{Op: h.OpStart, Node: broken, Fault: h.EarlyRevokeAck}}, h.SettleStep,
+		h.Starts("peer"), h.SettleStep,
+		[]h.Step{{Op: h.OpLeaveAll}})}
 	// Late: like EarlyAck, but the broken node's revoke really returns, and its worker
 	// commits the revoked partitions' offsets afterwards.
-	Late = Scenario{Name: "late-commit", Steps: steps(
-		[]Step{{Op: OpStart, Node: broken, Fault: LateCommit}}, settle,
-		start("peer"), settle,
-		[]Step{{Op: OpLeaveAll}})}
+	Late = h.Scenario{Name: "late-commit", Steps: h.Steps(
+		[]h.Step{{Op: h.OpStart, Node: broken, Fault: h.LateCommit}}, h.SettleStep,
+		h.Starts("peer"), h.SettleStep,
+		[]h.Step{{Op: h.OpLeaveAll}})}
 	// LostSkipped: the broken node is cut off from the coordinator until the peer has taken
 	// its partitions, then healed: it is told it is fenced, ignores onPartitionsLost, and
 	// rejoins still believing it owns them.
-	LostSkipped = Scenario{Name: "skip-lost", Zombie: true, Steps: steps(
-		start("peer"), []Step{{Op: OpStart, Node: broken, Fault: SkipLost}}, settle,
-		[]Step{{Op: OpCut, Node: broken}}, settle,
-		[]Step{{Op: OpHeal, Node: broken}}, settle,
-		[]Step{{Op: OpLeaveAll}})}
+	LostSkipped = h.Scenario{Name: "skip-lost", Zombie: true, Steps: h.Steps(
+		h.Starts("peer"), []h.Step{{Op: h.OpStart, Node: broken, Fault: h.SkipLost}}, h.SettleStep,
+		[]h.Step{{Op: h.OpCut, Node: broken}}, h.SettleStep,
+		[]h.Step{{Op: h.OpHeal, Node: broken}}, h.SettleStep,
+		[]h.Step{{Op: h.OpLeaveAll}})}
 )
 
 // TestOracleBites runs each broken client under each protocol (-soak times) and asserts that the oracle
@@ -45,9 +46,9 @@ var (
 // without the fault there is no violation.
 func TestOracleBites(t *testing.T) {
 	for _, c := range []struct {
-		sc       Scenario
+		sc       h.Scenario
 		property string
-		short    Protocol // the one protocol -short runs
+		short    h.Protocol // the one protocol -short runs
 	}{
 		{EarlyAck, oracle.RevokeBeforeAssign, Cooperative},
 		{LostSkipped, oracle.ExclusiveOwnership, KIP848},
@@ -59,8 +60,8 @@ func TestOracleBites(t *testing.T) {
 					if testing.Short() && p.Name != c.short.Name {
 						t.Skip("-short runs each broken client under one protocol")
 					}
-					for i := range max(*soakRuns, 1) {
-						bite(t, p, c.sc, c.property, baseSeed()+uint64(i))
+					for i := range max(h.Soak(), 1) {
+						bite(t, p, c.sc, c.property, h.BaseSeed()+uint64(i))
 					}
 				})
 			}
@@ -69,8 +70,8 @@ func TestOracleBites(t *testing.T) {
 }
 
 // bite runs one broken-client scenario and asserts the oracle reports its property.
-func bite(t *testing.T, p Protocol, sc Scenario, property string, seed uint64) {
-	v := run(t, p, sc, seed)
+func bite(t *testing.T, p h.Protocol, sc h.Scenario, property string, seed uint64) {
+	v := h.RunOnce(t, p, sc, seed)
 	t.Logf("seed %d: %s", seed, v.Summary())
 	for _, x := range v.Report.Violations {
 		t.Logf("%s: %s", x.Property, x.Message)
@@ -80,7 +81,7 @@ func bite(t *testing.T, p Protocol, sc Scenario, property string, seed uint64) {
 	}
 	if !v.Has(property, oracle.ClassViolation, broken) {
 		t.Errorf("the oracle did not report %s by %s:\n%s", property, broken, v.Report)
-		save(t, v)
+		h.SaveArtifacts(t, v)
 	}
 	if *writeFixtures {
 		fixture(t, v, sc.Name+"-"+p.Name)
@@ -88,7 +89,7 @@ func bite(t *testing.T, p Protocol, sc Scenario, property string, seed uint64) {
 }
 
 // fixture writes a history into testdata/ for TestFixtures.
-func fixture(t *testing.T, v Verdict, name string) {
+func fixture(t *testing.T, v h.Verdict, name string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".jsonl")
 	f, err := os.Create(path)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	h "github.com/groupcheck/groupcheck/conformance/harness"
 	"github.com/groupcheck/groupcheck/oracle"
 )
 
@@ -78,7 +79,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !(Verdict{Report: rep}).Has(fx.property, oracle.ClassViolation, fx.node) {
+			if !(h.Verdict{Report: rep}).Has(fx.property, oracle.ClassViolation, fx.node) {
 				t.Errorf("want a %s violation naming %s:\n%s", fx.property, fx.node, rep)
 			}
 			// The faults are the client's: kfake's coordinator still answers as the

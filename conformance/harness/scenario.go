@@ -1,4 +1,4 @@
-package franzgo
+package harness
 
 import (
 	"context"
@@ -46,7 +46,8 @@ type Scenario struct {
 	Steps  []Step
 }
 
-func start(nodes ...string) []Step {
+// Starts is a start step for each node.
+func Starts(nodes ...string) []Step {
 	var s []Step
 	for _, n := range nodes {
 		s = append(s, Step{Op: OpStart, Node: n})
@@ -54,7 +55,8 @@ func start(nodes ...string) []Step {
 	return s
 }
 
-func steps(parts ...[]Step) []Step {
+// Steps concatenates step lists.
+func Steps(parts ...[]Step) []Step {
 	var s []Step
 	for _, p := range parts {
 		s = append(s, p...)
@@ -62,26 +64,27 @@ func steps(parts ...[]Step) []Step {
 	return s
 }
 
-var settle = []Step{{Op: OpSettle}}
+// SettleStep is a settle, as a step list.
+var SettleStep = []Step{{Op: OpSettle}}
 
 // The scenarios of issue 7 item 2: churn (joins, graceful leaves, partitions added), a crash
 // without leaving, an injected fence, and a member cut off from the coordinator.
 var (
-	Churn = Scenario{Name: "churn", Steps: steps(start("a", "b", "c"), settle,
-		start("d"), settle,
-		[]Step{{Op: OpLeave, Node: "b"}}, settle,
-		[]Step{{Op: OpAddPartitions}}, settle,
+	Churn = Scenario{Name: "churn", Steps: Steps(Starts("a", "b", "c"), SettleStep,
+		Starts("d"), SettleStep,
+		[]Step{{Op: OpLeave, Node: "b"}}, SettleStep,
+		[]Step{{Op: OpAddPartitions}}, SettleStep,
 		[]Step{{Op: OpLeaveAll}})}
-	Crash = Scenario{Name: "crash", Steps: steps(start("a", "b", "c"), settle,
-		[]Step{{Op: OpCrash, Node: "b"}}, settle,
-		start("e"), settle,
+	Crash = Scenario{Name: "crash", Steps: Steps(Starts("a", "b", "c"), SettleStep,
+		[]Step{{Op: OpCrash, Node: "b"}}, SettleStep,
+		Starts("e"), SettleStep,
 		[]Step{{Op: OpLeaveAll}})}
-	Fence = Scenario{Name: "fence", Steps: steps(start("a", "b", "c"), settle,
-		[]Step{{Op: OpFence, Node: "b"}}, settle,
+	Fence = Scenario{Name: "fence", Steps: Steps(Starts("a", "b", "c"), SettleStep,
+		[]Step{{Op: OpFence, Node: "b"}}, SettleStep,
 		[]Step{{Op: OpLeaveAll}})}
-	Cut = Scenario{Name: "cut", Zombie: true, Steps: steps(start("a", "b", "c"), settle,
-		[]Step{{Op: OpCut, Node: "b"}}, settle,
-		[]Step{{Op: OpHeal, Node: "b"}}, settle,
+	Cut = Scenario{Name: "cut", Zombie: true, Steps: Steps(Starts("a", "b", "c"), SettleStep,
+		[]Step{{Op: OpCut, Node: "b"}}, SettleStep,
+		[]Step{{Op: OpHeal, Node: "b"}}, SettleStep,
 		[]Step{{Op: OpLeaveAll}})}
 )
 

@@ -1,8 +1,8 @@
-package franzgo
+package harness
 
-// Fault is a deliberately broken application around a correct kgo client: the broken
+// Fault is a deliberately broken application around a correct client library: the broken
 // clients the oracle must catch (issue 7 item 3). A fault changes what the application does
-// and records, never what kgo does.
+// and records, never what the library does; drivers that do not implement one refuse it.
 type Fault int
 
 const (

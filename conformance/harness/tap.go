@@ -1,7 +1,8 @@
-package franzgo
+package harness
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -29,6 +30,9 @@ type Tap struct {
 	obs   *Observer
 	node  string
 	proto string
+
+	mu       sync.Mutex
+	onCommit func(member string, gen int32, err string) // Node.WatchCommits
 }
 
 func (t *Tap) fail(err error) { t.obs.fail(fmt.Sprintf("tap %s: %v", t.node, err)) }
@@ -94,6 +98,14 @@ func (t *Tap) begin(req kmsg.Request) func(kmsg.Response) {
 			t.obs.leaves(e.Member)
 		}
 		end(x)
+		if e.Op == history.OffsetCommit {
+			t.mu.Lock()
+			fn := t.onCommit
+			t.mu.Unlock()
+			if fn != nil {
+				fn(e.Member, e.Gen, x.Err)
+			}
+		}
 	}
 }
 
@@ -127,7 +139,7 @@ func (t *Tap) response(resp kmsg.Response) history.Event {
 			}
 		}
 	case *kmsg.OffsetCommitResponse:
-		x.Err = commitErr(r)
+		x.Err = CommitErr(r)
 	case *kmsg.ConsumerGroupHeartbeatResponse:
 		x.Err, x.Member, x.Gen = errName(r.ErrorCode), deref(r.MemberID), r.MemberEpoch
 		switch {
@@ -213,8 +225,8 @@ func errName(code int16) string {
 	return fmt.Sprintf("ERROR_CODE_%d", code)
 }
 
-// commitErr is the first partition error of an OffsetCommit response, "" if none failed.
-func commitErr(r *kmsg.OffsetCommitResponse) string {
+// CommitErr is the first partition error of an OffsetCommit response, "" if none failed.
+func CommitErr(r *kmsg.OffsetCommitResponse) string {
 	for _, tp := range r.Topics {
 		for _, p := range tp.Partitions {
 			if p.ErrorCode != 0 {

@@ -1,4 +1,4 @@
-package franzgo
+package harness
 
 import (
 	"context"
@@ -34,7 +34,12 @@ func NewNet(addrs []string, tap *Tap) *Net {
 	return n
 }
 
-// DialContext is a kgo.Dialer.
+// Dial dials without a context (Sarama's proxy dialer, golang.org/x/net/proxy.Dialer).
+func (n *Net) Dial(network, host string) (net.Conn, error) {
+	return n.DialContext(context.Background(), network, host)
+}
+
+// DialContext is a kgo.Dialer (and kafka-go's Dialer.DialFunc).
 func (n *Net) DialContext(ctx context.Context, network, host string) (net.Conn, error) {
 	broker, known := n.brokers[host]
 	if !known {

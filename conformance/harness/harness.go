@@ -1,4 +1,4 @@
-package franzgo
+package harness
 
 import (
 	"context"
@@ -35,7 +35,8 @@ type Config struct {
 	Logf     func(format string, args ...any)
 }
 
-// Harness is one kfake cluster and the kgo consumers of one run, recording into one history.
+// Harness is one kfake cluster and the consumers of one run, recording into one history. Its
+// own kgo client creates the topics, produces, and describes the group for settling.
 type Harness struct {
 	cfg     Config
 	cluster *kfake.Cluster
@@ -166,7 +167,7 @@ func (h *Harness) Observer() *Observer { return h.obs }
 // Cluster returns the kfake cluster.
 func (h *Harness) Cluster() *kfake.Cluster { return h.cluster }
 
-// Logs returns kfake's log and every node's kgo log, for the artifacts of a failed run.
+// Logs returns kfake's log and every node's client log, for the artifacts of a failed run.
 func (h *Harness) Logs() map[string]string {
 	logs := map[string]string{"kfake": h.obs.Log()}
 	h.mu.Lock()
@@ -203,13 +204,11 @@ func (h *Harness) close() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			n.stop()
-			<-n.done
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
-			n.cl.AllowRebalance()
-			n.cl.LeaveGroupContext(ctx)
-			n.cl.Close()
+			if cl := n.cl(); cl != nil {
+				cl.Leave(ctx)
+			}
 		}()
 	}
 	wg.Wait()
@@ -221,7 +220,7 @@ func (h *Harness) close() {
 		select {
 		case <-n.gone:
 		case <-time.After(5 * time.Second):
-			h.cfg.Logf("crashed node %s: kgo Close still retrying after the cluster closed", n.Name)
+			h.cfg.Logf("crashed node %s: its client still retrying after the cluster closed", n.Name)
 		}
 	}
 	if h.admin != nil {

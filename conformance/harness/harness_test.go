@@ -1,4 +1,4 @@
-package franzgo
+package harness
 
 import (
 	"context"
@@ -15,7 +15,7 @@ func TestHarnessRefusals(t *testing.T) {
 	ctx := context.Background()
 	tm := DefaultTiming
 	tm.SettleMax, tm.Quiet = 300*time.Millisecond, 100*time.Millisecond
-	h, err := New(ctx, Config{Protocol: Cooperative, Timing: tm})
+	h, err := New(ctx, Config{Protocol: Protocol{Name: "none", Proto: history.Classic}, Timing: tm})
 	if err != nil {
 		t.Fatal(err)
 	}

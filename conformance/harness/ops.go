@@ -1,64 +1,53 @@
-package franzgo
+package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sort"
 	"sync"
-	"time"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
-// Start starts a consumer named name in the group, with an application fault (NoFault for a
-// correct one). The options are PEERS.md §2's, plus manual commits with
-// BlockRebalanceOnPoll, so that the application's commits cannot race kgo's callbacks.
+// Start starts a consumer named name in the group with the run's protocol, running an
+// application fault (NoFault for a correct one).
 func (h *Harness) Start(name string, fault Fault) (*Node, error) {
 	h.mu.Lock()
 	if _, dup := h.nodes[name]; dup || name == Coordinator {
 		h.mu.Unlock()
 		return nil, fmt.Errorf("node name %q is taken", name)
 	}
-	n := &Node{Name: name, h: h, fault: fault, owned: map[string]map[int32]bool{},
-		processed: map[string]map[int32]kgo.EpochOffset{},
-		done:      make(chan struct{}), lastCommit: time.Now()}
+	n := &Node{Name: name, h: h, fault: fault, owned: map[string]map[int32]bool{}}
 	h.nodes[name] = n
-	topics := make([]string, 0, len(h.parts))
 	for t := range h.parts {
-		topics = append(topics, t)
+		n.topics = append(n.topics, t)
 	}
 	h.mu.Unlock()
-	n.net = NewNet(h.addrs, h.obs.Tap(name, h.cfg.Protocol.Proto))
-	tm := h.cfg.Timing
-	opts := []kgo.Opt{
-		kgo.SeedBrokers(h.addrs...), kgo.ClientID(name), kgo.Dialer(n.net.DialContext),
-		kgo.ConsumerGroup(Group), kgo.ConsumeTopics(topics...), h.cfg.Protocol.opt,
-		kgo.SessionTimeout(tm.Session), kgo.HeartbeatInterval(tm.Heartbeat), kgo.RebalanceTimeout(tm.Rebalance),
-		kgo.MetadataMaxAge(500 * time.Millisecond), kgo.MetadataMinAge(100 * time.Millisecond),
-		kgo.FetchMaxWait(100 * time.Millisecond), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-		kgo.DisableAutoCommit(), kgo.BlockRebalanceOnPoll(),
-		kgo.OnPartitionsAssigned(n.onAssigned), kgo.OnPartitionsRevoked(n.onRevoked),
-		kgo.OnPartitionsLost(n.onLost),
-		kgo.WithLogger(kgo.BasicLogger(&n.log, kgo.LogLevelInfo, nil)),
-	}
+	sort.Strings(n.topics)
+	n.tap = h.obs.Tap(name, h.cfg.Protocol.Proto)
+	n.net = NewNet(h.addrs, n.tap)
 	h.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: h.cfg.Protocol.Proto,
 		Note: "fault=" + fault.String()})
-	cl, err := kgo.NewClient(opts...)
+	if h.cfg.Protocol.Start == nil {
+		return nil, fmt.Errorf("start %s: protocol %q has no driver", name, h.cfg.Protocol.Name)
+	}
+	cl, err := h.cfg.Protocol.Start(n)
 	if err != nil {
+		n.setState(closed)
 		return nil, fmt.Errorf("start %s: %v", name, err)
 	}
-	n.cl = cl
-	ctx, stop := context.WithCancel(context.Background())
-	n.stop = stop
-	go n.poll(ctx)
+	n.mu.Lock()
+	n.client = cl
+	n.mu.Unlock()
 	return n, nil
 }
 
-// Leave closes a node gracefully: kgo revokes everything (the revoke commits) and leaves the
-// group. It fails if the leave does not finish within the rebalance timeout plus a session.
+// Leave closes a node gracefully (Client.Leave). It fails if the leave does not finish within
+// the rebalance timeout plus a session.
 func (h *Harness) Leave(name string) error {
 	n, err := h.node(name)
 	if err != nil {
@@ -68,18 +57,14 @@ func (h *Harness) Leave(name string) error {
 		return fmt.Errorf("leave %s: not running", name)
 	}
 	end := h.rec.Begin(history.Event{Kind: history.Close, Node: name, Proto: h.cfg.Protocol.Proto})
-	n.stop()
-	<-n.done
 	limit := h.cfg.Timing.Rebalance + h.cfg.Timing.Session
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	n.cl.AllowRebalance()
-	lerr := n.cl.LeaveGroupContext(ctx)
+	lerr := n.cl().Leave(ctx)
 	n.setState(closed)
-	n.cl.Close()
 	x := history.Event{}
 	if lerr != nil {
-		x.Err = errString(lerr)
+		x.Err = ErrString(lerr)
 	}
 	end(x)
 	if lerr != nil && ctx.Err() != nil {
@@ -107,8 +92,8 @@ func (h *Harness) LeaveAll() error {
 }
 
 // Crash kills a node without leaving: its network goes down at once and it observes nothing
-// more (the recorder drops its later events). kgo's Close runs in the background, since it
-// retries requests no broker can receive (PEERS.md §5, "Crash semantics").
+// more (the recorder drops its later events). The client is torn down in the background,
+// since it may retry requests no broker can receive (PEERS.md §5, "Crash semantics").
 func (h *Harness) Crash(name string) error {
 	n, err := h.node(name)
 	if err != nil {
@@ -117,13 +102,10 @@ func (h *Harness) Crash(name string) error {
 	h.rec.Record(history.Event{Kind: history.Crash, Node: name, Proto: h.cfg.Protocol.Proto})
 	n.setState(crashed)
 	n.net.Down()
-	n.stop()
 	n.gone = make(chan struct{})
 	go func() {
 		defer close(n.gone)
-		<-n.done
-		n.cl.AllowRebalance()
-		n.cl.Close()
+		n.cl().Kill()
 	}()
 	return nil
 }
@@ -188,7 +170,7 @@ func (h *Harness) Fence(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	member, _ := n.cl.GroupMetadata()
+	member, _ := n.cl().Group()
 	key, ferr := kmsg.Heartbeat, kerr.UnknownMemberID
 	if h.cfg.Protocol.Proto == history.Consumer {
 		key, ferr = kmsg.ConsumerGroupHeartbeat, kerr.FencedMemberEpoch
@@ -214,4 +196,14 @@ func (h *Harness) Fence(ctx context.Context, name string) error {
 		return fmt.Errorf("fence %s: no heartbeat from member %s: %v", name, member, err)
 	}
 	return nil
+}
+
+// ErrString names a failure: the Kafka error name where there is one (kerr), else the
+// error's text.
+func ErrString(err error) string {
+	var ke *kerr.Error
+	if errors.As(err, &ke) {
+		return ke.Message
+	}
+	return err.Error()
 }

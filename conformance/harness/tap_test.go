@@ -1,4 +1,4 @@
-package franzgo
+package harness
 
 import (
 	"encoding/binary"

@@ -1,0 +1,58 @@
+package harness
+
+import (
+	"context"
+	"time"
+)
+
+// Protocol is one way a client library's consumers share a group: a subtest name, the
+// history's protocol, and how its driver starts one consumer.
+type Protocol struct {
+	Name  string // subtest name, e.g. "cooperative-sticky"
+	Proto string // history.Classic or history.Consumer
+	// Start starts one consumer process of the client library as node n: it joins Group,
+	// subscribes to n.Topics(), dials through n.Net(), and reports its callbacks, commits and
+	// polls through n's methods. It returns once the client is created, not once it joined.
+	Start func(n *Node) (Client, error)
+}
+
+// Client is one running consumer, as its driver exposes it to the harness.
+type Client interface {
+	// Group returns the member ID and generation (classic) or member epoch (KIP-848) the
+	// client is on now ("" before it joined).
+	Group() (member string, gen int32)
+	// Leave closes the consumer gracefully, as an application shutting down does: the
+	// client revokes what it owns (the driver commits in the revoke), leaves the group and
+	// is closed. It returns an error if the leave failed or did not finish within ctx.
+	Leave(ctx context.Context) error
+	// Kill tears the client down without leaving, after its network went down (a crash).
+	// Whatever it calls back from then on is dropped by the recorder. It may block for as
+	// long as the client retries.
+	Kill()
+}
+
+// Timing holds the group timings: the clients' defaults (45 s session, 3 s heartbeat) and
+// kfake's (6 s minimum classic session, 5 s KIP-848 heartbeat) would make every run take
+// minutes (PEERS.md §5, "Set kfake's group timing").
+type Timing struct {
+	Session   time.Duration // classic session timeout, and KIP-848's group.consumer.session.timeout.ms
+	Heartbeat time.Duration // the clients' heartbeat interval, and group.consumer.heartbeat.interval.ms
+	Rebalance time.Duration // the clients' rebalance timeout
+	Poll      time.Duration // how long one poll may wait
+	Commit    time.Duration // between commits from the poll loop; and the bound on one commit
+	Quiet     time.Duration // how long the settle signature must hold still
+	SettleMax time.Duration // how long a settle may take before the run fails
+	LateAck   time.Duration // how late the EarlyRevokeAck client finishes its revoke
+}
+
+// DefaultTiming is what PEERS.md measured to work on a 2-core machine.
+var DefaultTiming = Timing{
+	Session:   1500 * time.Millisecond,
+	Heartbeat: 150 * time.Millisecond,
+	Rebalance: 3 * time.Second,
+	Poll:      100 * time.Millisecond,
+	Commit:    300 * time.Millisecond,
+	Quiet:     1200 * time.Millisecond,
+	SettleMax: 30 * time.Second,
+	LateAck:   time.Second,
+}
