@@ -33,8 +33,10 @@ func Check(h history.History, o Options) Report {
 			r.Violations = append(r.Violations, v)
 		}
 	}
+	r.Checked = append(r.Checked, Plain...)
 	if o.Linearizability != nil {
 		r.Linearizable = linearizable(o.Linearizability(h))
+		r.Checked = append(r.Checked, Linearizability)
 	}
 	return r
 }

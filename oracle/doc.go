@@ -87,6 +87,17 @@
 // (Java's onLeavePrepare during a rebalance). A harness that records no requests and no cuts
 // will see false reports here.
 //
+// The coordinator's promises that need no search are judged in the same pass, each at one
+// answer against facts kept from earlier ones: one leader per classic generation (skipped once
+// a static member appears, whose rejoin renames it), a handed-out member ID given to one node
+// only, generations that only rise (a JoinGroup answer against the answers that returned
+// before it began, so concurrent joins may return in any order; a KIP-848 heartbeat against
+// its own epoch), and no request accepted from a member ID after an accepted leave or a
+// Fenced event, begun after it, until the member rejoins. A fencing answer alone removes no
+// one: a harness may inject it. What needs a search over the orders of concurrent requests
+// (group states, SyncGroup assignments, member lists, KIP-848 assignment overlaps) is
+// oracle/lin's, run by Options.Linearizability; Report.Checked says which ran.
+//
 // Check runs in O(n log n) for n events plus the overlaps it reports, and is deterministic:
 // findings are ordered by the seq where they became evident, then property and message.
 package oracle

@@ -33,13 +33,14 @@ func seedHistories() []history.History {
 
 var properties = map[string]bool{ExclusiveOwnership: true, RevokeBeforeAssign: true,
 	LostOnlyAfterMembershipLost: true, CommitFromOwner: true, GenerationMonotonic: true,
-	CallbacksConsistent: true}
+	CallbacksConsistent: true, OneLeaderPerGeneration: true, MemberIDUnique: true,
+	CoordinatorGenerationRises: true, RemovedStaysRemoved: true}
 
 // checkReport asserts what every report of a valid history must satisfy.
 func checkReport(t *testing.T, h history.History, r Report) {
 	t.Helper()
-	if r.Events != len(h) || r.Linearizable != LinNotChecked {
-		t.Fatalf("events %d of %d, linearizable %q", r.Events, len(h), r.Linearizable)
+	if r.Events != len(h) || r.Linearizable != LinNotChecked || !slices.Equal(r.Checked, Plain) {
+		t.Fatalf("events %d of %d, linearizable %q, checked %q", r.Events, len(h), r.Linearizable, r.Checked)
 	}
 	for class, vs := range map[string][]Violation{ClassViolation: r.Violations, ClassZombie: r.Zombies} {
 		for _, v := range vs {

@@ -63,9 +63,52 @@ const (
 	// track of what it owns, and every other ownership property reads its history wrongly.
 	CallbacksConsistent = "callbacks-consistent"
 
+	// OneLeaderPerGeneration: every accepted classic JoinGroup answer at one generation names
+	// the same leader: the coordinator elects one leader per generation and tells every member
+	// of it (KAFKA.md §1.4, "the leader is chosen once per generation"). Not judged once a
+	// static member appears: its rejoin renames the member and may keep the generation
+	// (KAFKA.md §1.10).
+	OneLeaderPerGeneration = "one-leader-per-generation"
+
+	// MemberIDUnique: a member ID the coordinator hands out (an answer to a JoinGroup or
+	// ConsumerGroupHeartbeat naming another ID than the request did, accepted or
+	// MEMBER_ID_REQUIRED) is handed to one node only (KAFKA.md §1.4: a fresh UUID per join
+	// without ID; §3.3).
+	MemberIDUnique = "member-id-unique"
+
+	// CoordinatorGenerationRises: generations only rise. A JoinGroup is not answered with a
+	// generation below one that an answer returned with before it began; a
+	// ConsumerGroupHeartbeat at epoch e > 0 is not answered with a lower epoch (KAFKA.md §1.3,
+	// §3.1, §3.9). Answers without a generation are not judged.
+	CoordinatorGenerationRises = "coordinator-generation-rises"
+
+	// RemovedStaysRemoved: the coordinator accepts no request from a member ID that left (an
+	// accepted LeaveGroup or ConsumerGroupHeartbeat at epoch -1) or that it removed (a Fenced
+	// event, its own record), begun after that, until it rejoins (a KIP-848 heartbeat at
+	// epoch 0; after a Fenced event, which may concern one generation only, a classic
+	// JoinGroup): a classic member ID that left is unknown (UNKNOWN_MEMBER_ID, KAFKA.md §1.6,
+	// §1.7), a removed KIP-848 member is fenced (KAFKA.md §3.3, §3.6). Requests with an instance ID (static
+	// members keep their identity across member IDs) and leaves are not judged. A fencing
+	// answer alone does not count as removal: a harness may inject one.
+	RemovedStaysRemoved = "removed-stays-removed"
+
 	// WellFormed: the history validates (history.History.Validate). Check reports a malformed
 	// history as this one violation and checks nothing else in it.
 	WellFormed = "well-formed"
+)
+
+// Plain are the properties Check always judges, in the order the report lists them: the
+// members' (from their callbacks, commits and what they were told) and the coordinator's that
+// need no search (each judged at one answer against earlier ones).
+var Plain = []string{ExclusiveOwnership, RevokeBeforeAssign, LostOnlyAfterMembershipLost,
+	CommitFromOwner, GenerationMonotonic, ClaimsTruthful, CallbacksConsistent,
+	OneLeaderPerGeneration, MemberIDUnique, CoordinatorGenerationRises, RemovedStaysRemoved}
+
+// Linearizability names the search check of Options.Linearizability in Report.Checked, and
+// NeedsSearch says what it adds to the plain checks.
+const (
+	Linearizability = "linearizable"
+	NeedsSearch     = "the coordinator's answers against the reference coordinator over every order of concurrent requests (group states, SyncGroup assignments, member lists, KIP-848 assignment overlaps)"
 )
 
 // The classes of a Violation.

@@ -376,7 +376,7 @@ var wireCases = []propCase{
 		commitOwned(b)
 		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
 		wire(b, "m-a", parts("t", 0), "")
-	}, []string{commitV}, nil},
+	}, []string{commitV, RemovedStaysRemoved + " " + ClassViolation}, nil},
 	{"a zombie's wire commit is rejected", "PEERS.md §2", "", func(b *hb) {
 		commitOwned(b)
 		b.instant(history.Cut, "a")

@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
@@ -33,6 +34,8 @@ type Report struct {
 	Zombies    []Violation `json:"zombies"`    // Class "zombie": classified, reported, not a failure
 	// Linearizable is "yes", "no: <detail>", "not checked", or "not checked: <error>".
 	Linearizable string `json:"linearizable"`
+	// Checked lists the properties judged: Plain, and Linearizability when it ran.
+	Checked []string `json:"checked"`
 }
 
 // Verdicts of Report.Linearizable.
@@ -58,6 +61,12 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "history: %d events, %d members: %s\n", r.Events, r.Members, verdict)
 	fmt.Fprintf(&b, "violations: %d, zombies: %d, linearizable: %s\n", len(r.Violations), len(r.Zombies), r.Linearizable)
+	if len(r.Checked) > 0 {
+		fmt.Fprintf(&b, "checked: %s\n", strings.Join(r.Checked, ", "))
+	}
+	if len(r.Checked) > 0 && !slices.Contains(r.Checked, Linearizability) {
+		fmt.Fprintf(&b, "not checked, needs a search (--linearizability): %s\n", NeedsSearch)
+	}
 	for _, v := range r.Violations {
 		writeViolation(&b, v)
 	}

@@ -17,6 +17,7 @@ type scan struct {
 	owns     map[part][]*interval // per partition, in order of their start
 	lost     map[int64]lostStart  // open lost callbacks by ID
 	commits  map[int64]*commitCheck
+	coord    *coordinator
 	findings []finding
 }
 
@@ -32,7 +33,7 @@ type interval struct {
 
 func newScan(h history.History) *scan {
 	return &scan{h: h, ix: newIndex(h), nodes: map[string]*node{}, owns: map[part][]*interval{},
-		lost: map[int64]lostStart{}, commits: map[int64]*commitCheck{}}
+		lost: map[int64]lostStart{}, commits: map[int64]*commitCheck{}, coord: newCoordinator()}
 }
 
 func (s *scan) run() {
@@ -93,6 +94,7 @@ func (s *scan) step(n *node, i int, e history.Event) {
 		}
 	case history.Fenced:
 		s.fenced(n, e)
+		s.coordinatorEvent(e)
 	case history.Generation:
 		s.generation(n, e)
 	case history.Assign, history.Revoke, history.Lost:
@@ -101,6 +103,7 @@ func (s *scan) step(n *node, i int, e history.Event) {
 		s.commit(n, i, e)
 	case history.Request:
 		s.request(n, e)
+		s.coordinatorEvent(e)
 		if e.Op == history.OffsetCommit {
 			s.wireCommit(n, i, e)
 		}

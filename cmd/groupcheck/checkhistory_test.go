@@ -13,6 +13,8 @@ const (
 	cleanHistory    = "../../oracle/testdata/cooperative-clean.jsonl"
 	zombieHistory   = "../../oracle/testdata/consumer-zombie.jsonl"
 	skipLostHistory = "../../oracle/testdata/consumer-skip-lost.jsonl"
+	// A kfake run in which two members were told they lead one generation.
+	twoLeadersHistory = "../../conformance/franzgo/testdata/kfake-two-leaders-cooperative.jsonl"
 )
 
 func TestCheckHistoryExitCodes(t *testing.T) {
@@ -21,7 +23,10 @@ func TestCheckHistoryExitCodes(t *testing.T) {
 		code int
 		want []string
 	}{
-		{cleanHistory, 0, []string{"history: 72 events, 2 members: ok\n", "violations: 0, zombies: 0, linearizable: not checked"}},
+		{cleanHistory, 0, []string{"history: 72 events, 2 members: ok\n", "violations: 0, zombies: 0, linearizable: not checked",
+			"\nchecked: exclusive-ownership, ", ", one-leader-per-generation, member-id-unique, coordinator-generation-rises, removed-stays-removed\n",
+			"\nnot checked, needs a search (--linearizability): the coordinator's answers"}},
+		{twoLeadersHistory, 1, []string{"members: FAIL\n", "\nviolation one-leader-per-generation: generation 4 has two leaders"}},
 		{zombieHistory, 0, []string{"members: ok\n", "violations: 0, zombies: 3", "\nzombie exclusive-ownership: c1 and c2 both owned t-0,t-1"}},
 		{skipLostHistory, 1, []string{"members: FAIL\n", "\nviolation exclusive-ownership: c1 and c2 both owned t-0,t-1", "  seq 43  t 210ms  c1  request begin ConsumerGroupHeartbeat"}},
 	} {
