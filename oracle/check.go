@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"errors"
 	"io"
 	"sort"
 	"strconv"
@@ -10,11 +11,15 @@ import (
 )
 
 // Check checks a history against every property and returns the report, deterministic for a
-// given history. A history that does not validate is reported as one WellFormed violation,
-// and nothing else is checked in it.
+// given history. A history that does not validate, or that has nothing to check (no event
+// but marks), is reported as one WellFormed violation, and nothing else is checked in it.
 func Check(h history.History, o Options) Report {
 	r := Report{Events: len(h), Linearizable: LinNotChecked}
-	if err := h.Validate(); err != nil {
+	err := h.Validate()
+	if err == nil && !checkable(h) {
+		err = ErrNothingToCheck
+	}
+	if err != nil {
 		r.Violations = []Violation{{Property: WellFormed, Class: ClassViolation, Message: err.Error()}}
 		return r
 	}
@@ -48,7 +53,24 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	if !checkable(h) {
+		return Report{}, ErrNothingToCheck
+	}
 	return Check(h, o), nil
+}
+
+// ErrNothingToCheck is an empty history, or one with only harness marks: no report can say
+// anything about it, and "ok" would be a lie.
+var ErrNothingToCheck = errors.New("nothing to check: the history has no events other than marks")
+
+// checkable reports whether h has an event the checker reads (anything but a Mark).
+func checkable(h history.History) bool {
+	for _, e := range h {
+		if e.Kind != history.Mark {
+			return true
+		}
+	}
+	return false
 }
 
 func linearizable(ok bool, detail string, err error) string {

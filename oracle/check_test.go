@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -195,5 +196,25 @@ func TestRecorderCrashMidCallback(t *testing.T) {
 	}
 	if r := Check(h, Options{}); !r.OK() || len(r.Zombies) != 0 {
 		t.Errorf("crash then reassignment is legal:\n%s", r)
+	}
+}
+
+// TestNothingToCheck: an empty history, or one of marks only, is no "ok": Check reports it as
+// malformed and CheckReader refuses it.
+func TestNothingToCheck(t *testing.T) {
+	marks := history.History{{Seq: 1, Kind: history.Mark, Node: "h", Note: "started"}}
+	for _, h := range []history.History{nil, marks} {
+		r := Check(h, Options{})
+		if r.OK() || len(r.Violations) != 1 || r.Violations[0].Property != WellFormed || r.Checked != nil ||
+			!strings.Contains(r.Violations[0].Message, "nothing to check") {
+			t.Errorf("%d events: %s", len(h), r)
+		}
+		var b bytes.Buffer
+		if err := h.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CheckReader(&b, Options{}); err != ErrNothingToCheck {
+			t.Errorf("%d events: CheckReader error %v, want ErrNothingToCheck", len(h), err)
+		}
 	}
 }

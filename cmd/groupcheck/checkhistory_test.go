@@ -94,6 +94,24 @@ func TestCheckHistoryMalformedAndUsage(t *testing.T) {
 	if code != 2 || out != "" || !strings.Contains(errs, "bad.jsonl: history line 3: unknown kind \"poll\"") {
 		t.Errorf("malformed: exit %d\nstdout %q\nstderr %q", code, out, errs)
 	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"empty", "", "empty.jsonl: nothing to check"},
+		{"blank lines only", "\n \n", "blank lines only.jsonl: nothing to check"},
+		{"marks only", `{"seq":1,"t_ns":0,"kind":"mark","node":"h","note":"x"}` + "\n", "marks only.jsonl: nothing to check"},
+		{"negative generation", lines[0] + `{"seq":2,"t_ns":99999999999,"kind":"generation","node":"c1","member":"m","gen":-5}` + "\n", `history line 2: field "gen": -5 is impossible`},
+		{"negative partition", lines[0] + `{"seq":2,"t_ns":99999999999,"kind":"mark","node":"c1","parts":{"t":[-1]}}` + "\n", `history line 2: field "parts": negative partition t/-1`},
+		{"duplicate key", lines[0] + `{"seq":2,"t_ns":99999999999,"kind":"generation","node":"c1","gen":4,"gen":2}` + "\n", `history line 2: field "gen": duplicate key`},
+		{"invalid UTF-8", lines[0] + "{\"seq\":2,\"t_ns\":99999999999,\"kind\":\"mark\",\"node\":\"\xc3\"}\n", "history line 2: invalid UTF-8"},
+		{"a begin that never ends", lines[0] + `{"seq":2,"t_ns":99999999999,"kind":"assign","phase":"begin","id":99,"node":"c1"}` + "\n", `history line 2: field "id": assign begin 99 never ends`},
+	} {
+		f := filepath.Join(t.TempDir(), tc.name+".jsonl")
+		if err := os.WriteFile(f, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errs := runCLI(t, "check-history", f); code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: exit %d\nstdout %q\nstderr %q, want exit 2 saying %q", tc.name, code, out, errs, tc.want)
+		}
+	}
 	for _, args := range [][]string{
 		{"check-history"},
 		{"check-history", cleanHistory, zombieHistory},

@@ -82,11 +82,11 @@ func TestReadErrors(t *testing.T) {
 		{"unknown proto", `{"seq":1,"kind":"start","node":"a","proto":"eager"}`, `history line 1: unknown proto "eager"`},
 		{"request without op", `{"seq":1,"kind":"request","phase":"begin","id":1,"node":"a"}`, `history line 1: request with unknown op ""`},
 		{"op on a callback", `{"seq":1,"kind":"assign","phase":"begin","id":1,"node":"a","op":"JoinGroup"}`, `history line 1: op "JoinGroup" on a assign event`},
-		{"negative partition", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[-1]}}`, "history line 1: negative partition t/-1"},
-		{"partition twice", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[1,1]}}`, "history line 1: partition t/1 listed twice"},
-		{"empty topic", `{"seq":1,"kind":"mark","node":"a","parts":{"":[1]}}`, "history line 1: partition with an empty topic name"},
-		{"bad owned", `{"seq":1,"kind":"mark","node":"a","owned":{"t":[-2]}}`, "history line 1: owned: negative partition t/-2"},
-		{"bad assignment", `{"seq":1,"kind":"mark","node":"a","assignments":{"m":{"t":[3,3]}}}`, "history line 1: assignments[m]: partition t/3 listed twice"},
+		{"negative partition", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[-1]}}`, "history line 1: field \"parts\": negative partition t/-1"},
+		{"partition twice", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[1,1]}}`, "history line 1: field \"parts\": partition t/1 listed twice"},
+		{"empty topic", `{"seq":1,"kind":"mark","node":"a","parts":{"":[1]}}`, "history line 1: field \"parts\": partition with an empty topic name"},
+		{"bad owned", `{"seq":1,"kind":"mark","node":"a","owned":{"t":[-2]}}`, "history line 1: field \"owned\": negative partition t/-2"},
+		{"bad assignment", `{"seq":1,"kind":"mark","node":"a","assignments":{"m":{"t":[3,3]}}}`, "history line 1: field \"assignments\"[m]: partition t/3 listed twice"},
 		{"phase on an instant", `{"seq":1,"kind":"cut","phase":"begin","node":"a"}`, `history line 1: cut is an instant; phase "begin" is not allowed`},
 		{"interval without id", `{"seq":1,"kind":"lost","phase":"begin","node":"a"}`, "history line 1: lost begin without an id"},
 		{"bad phase", `{"seq":1,"kind":"lost","phase":"middle","id":1,"node":"a"}`, `history line 1: lost needs phase "begin" or "end", got "middle"`},
@@ -94,6 +94,16 @@ func TestReadErrors(t *testing.T) {
 		{"id reused after its end", `{"seq":1,"kind":"lost","phase":"begin","id":1,"node":"a"}` + "\n" + `{"seq":2,"kind":"lost","phase":"end","id":1,"node":"a"}` + "\n" + `{"seq":3,"kind":"lost","phase":"begin","id":1,"node":"a"}`, "history line 3: id 1 begins twice"},
 		{"end before begin", `{"seq":1,"kind":"lost","phase":"end","id":1,"node":"a"}`, "history line 1: lost end with id 1 that has not begun"},
 		{"end of another node", `{"seq":1,"kind":"lost","phase":"begin","id":1,"node":"a"}` + "\n" + `{"seq":2,"kind":"lost","phase":"end","id":1,"node":"b"}`, "history line 2: end id 1 (lost  on b) does not match its begin (lost  on a)"},
+		{"negative generation", `{"seq":1,"kind":"generation","node":"a","member":"m","gen":-3}`, `history line 1: field "gen": -3 is impossible`},
+		{"negative epoch in an answer", ok + "\n" + `{"seq":2,"t_ns":11,"kind":"request","phase":"begin","id":1,"node":"a","op":"ConsumerGroupHeartbeat","gen":-7}`, `history line 2: field "gen": -7 is impossible`},
+		{"negative time", `{"seq":1,"t_ns":-5,"kind":"start","node":"a"}`, `history line 1: field "t_ns": -5 is negative`},
+		{"negative id", `{"seq":1,"kind":"lost","phase":"begin","id":-1,"node":"a"}`, `history line 1: field "id": -1 is negative`},
+		{"duplicate key", `{"seq":1,"kind":"generation","node":"a","gen":3,"gen":1}`, `history line 1: field "gen": duplicate key`},
+		{"duplicate key in another case", `{"seq":1,"kind":"start","node":"a","Node":"b"}`, `history line 1: field "Node": duplicate key`},
+		{"duplicate topic", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[1],"t":[2]}}`, `history line 1: field "parts": duplicate key "t"`},
+		{"duplicate member in assignments", `{"seq":1,"kind":"mark","node":"a","assignments":{"m":{},"m":{"t":[2]}}}`, `history line 1: field "assignments": duplicate key "m"`},
+		{"invalid UTF-8", ok + "\n" + "{\"seq\":2,\"kind\":\"mark\",\"node\":\"a\xff\"}", "history line 2: invalid UTF-8 at byte 32"},
+		{"a begin that never ends", ok + "\n" + `{"seq":2,"t_ns":11,"kind":"commit","phase":"begin","id":4,"node":"a"}` + "\n" + `{"seq":3,"t_ns":12,"kind":"crash","node":"a"}`, `history line 2: field "id": commit begin 4 never ends (the input ends first; one that never returned needs an end with "note":"unfinished")`},
 		{"line too long, after blank lines", "\n\n" + ok + "\n" + strings.Repeat(" ", maxLine+1), "history line 4: longer than 1048576 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -255,4 +265,28 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("round trip (-read +rewritten):\n%s", d)
 		}
 	})
+}
+
+func TestIDRanges(t *testing.T) {
+	var rs idRanges
+	for _, id := range []int64{5, 3, 4, 9, 1, 2, 7, 8, 6} {
+		if !rs.add(id) {
+			t.Fatalf("%d is new", id)
+		}
+	}
+	for _, id := range []int64{1, 5, 9} {
+		if rs.add(id) {
+			t.Errorf("%d was added before", id)
+		}
+	}
+	if len(rs) != 1 || rs[0] != [2]int64{1, 9} {
+		t.Errorf("ranges %v, want [[1 9]]", rs)
+	}
+	rs = nil
+	for _, id := range []int64{10, 30, 20} {
+		rs.add(id)
+	}
+	if len(rs) != 3 || rs[1] != [2]int64{20, 20} {
+		t.Errorf("ranges %v", rs)
+	}
 }

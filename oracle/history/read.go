@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // History is a whole record, in Seq order.
@@ -17,46 +19,178 @@ const maxLine = 1 << 20
 // Read parses JSON lines (blank lines are skipped) and validates the history: an error names
 // the line and what is wrong with it, never a partial history.
 func Read(r io.Reader) (History, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var h History
-	v := newValidator()
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
+	rd := NewReader(r)
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			return h, nil
 		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		var e Event
-		if err := dec.Decode(&e); err != nil {
-			return nil, fmt.Errorf("history line %d: %v", line, err)
-		}
-		// Decoder.More is false before a stray '}' or ']', so look at what is left instead.
-		if rest := bytes.TrimSpace(b[dec.InputOffset():]); len(rest) > 0 {
-			return nil, fmt.Errorf("history line %d: more than one JSON value on the line (%.20q follows the event)", line, rest)
-		}
-		if err := v.check(e); err != nil {
-			return nil, fmt.Errorf("history line %d: %v", line, err)
+		if err != nil {
+			return nil, err
 		}
 		h = append(h, e)
 	}
-	if err := sc.Err(); err != nil {
-		if err == bufio.ErrTooLong {
-			return nil, fmt.Errorf("history line %d: longer than %d bytes", line+1, maxLine)
-		}
-		return nil, fmt.Errorf("history: %v", err)
-	}
-	return h, nil
 }
 
-// Validate checks an in-memory history as Read checks a file; errors name the event's index.
+// Reader reads a JSON-lines history one event at a time and validates each as it comes, so
+// that a checker can stream a file of any length: strict JSON (no unknown field, no duplicate
+// key, valid UTF-8, one value per line), every field possible, and at the end of the input
+// every interval ended. Errors name the line and the field.
+type Reader struct {
+	sc   *bufio.Scanner
+	v    *validator
+	line int
+	err  error
+}
+
+// NewReader reads the history from r.
+func NewReader(r io.Reader) *Reader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	return &Reader{sc: sc, v: newValidator()}
+}
+
+// Line is the line of the event Next returned last.
+func (r *Reader) Line() int { return r.line }
+
+// Next returns the next event, or io.EOF once the input ended cleanly. Any other error is
+// final and names the line.
+func (r *Reader) Next() (Event, error) {
+	if r.err != nil {
+		return Event{}, r.err
+	}
+	e, err := r.next()
+	if err != nil {
+		r.err = err
+	}
+	return e, err
+}
+
+func (r *Reader) next() (Event, error) {
+	for r.sc.Scan() {
+		r.line++
+		b := bytes.TrimSpace(r.sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		e, err := decodeLine(b)
+		if err == nil {
+			err = r.v.check(e, r.line)
+		}
+		if err != nil {
+			return Event{}, fmt.Errorf("history line %d: %v", r.line, err)
+		}
+		return e, nil
+	}
+	if err := r.sc.Err(); err != nil {
+		if err == bufio.ErrTooLong {
+			return Event{}, fmt.Errorf("history line %d: longer than %d bytes", r.line+1, maxLine)
+		}
+		return Event{}, fmt.Errorf("history: %v", err)
+	}
+	if b, ok := r.v.firstOpen(); ok {
+		return Event{}, fmt.Errorf("history line %d: field \"id\": %s begin %d never ends (the input ends first; one that never returned needs an end with \"note\":%q)",
+			r.v.lines[b.ID], b.Kind, b.ID, Unfinished)
+	}
+	return Event{}, io.EOF
+}
+
+// decodeLine decodes one line strictly: valid UTF-8, known fields, no key twice, one value.
+func decodeLine(b []byte) (Event, error) {
+	if !utf8.Valid(b) {
+		return Event{}, fmt.Errorf("invalid UTF-8 at byte %d", invalidAt(b))
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var e Event
+	if err := dec.Decode(&e); err != nil {
+		return Event{}, err
+	}
+	// Decoder.More is false before a stray '}' or ']', so look at what is left instead.
+	if rest := bytes.TrimSpace(b[dec.InputOffset():]); len(rest) > 0 {
+		return Event{}, fmt.Errorf("more than one JSON value on the line (%.20q follows the event)", rest)
+	}
+	if err := duplicateKeys(b); err != nil {
+		return Event{}, err
+	}
+	return e, nil
+}
+
+// invalidAt is the offset of the first byte of b that is not valid UTF-8.
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+var errDuplicate = errors.New("duplicate key")
+
+// duplicateKeys reports a key that appears twice in one object of b (a valid JSON value):
+// encoding/json would silently keep the last. The event's own fields are matched as the
+// decoder matches them, ignoring case; map keys (topics, members) exactly.
+func duplicateKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return walkKeys(dec, "", true)
+}
+
+func walkKeys(dec *json.Decoder, field string, top bool) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key := k.(string)
+			id := key
+			if top {
+				id = string(bytes.ToLower([]byte(key)))
+			}
+			if seen[id] {
+				if top {
+					return fmt.Errorf("field %q: %v", key, errDuplicate)
+				}
+				return fmt.Errorf("field %q: %v %q", field, errDuplicate, key)
+			}
+			seen[id] = true
+			sub := field
+			if top {
+				sub = key
+			}
+			if err := walkKeys(dec, sub, false); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('['):
+		for dec.More() {
+			if err := walkKeys(dec, field, false); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	return err
+}
+
+// Validate checks an in-memory history as Read checks a file (except that an interval may
+// still be open at its end: a history being recorded); errors name the event's index.
 func (h History) Validate() error {
 	v := newValidator()
 	for i, e := range h {
-		if err := v.check(e); err != nil {
+		if err := v.check(e, i); err != nil {
 			return fmt.Errorf("history event %d (seq %d): %v", i, e.Seq, err)
 		}
 	}
@@ -73,103 +207,4 @@ func (h History) Write(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
-}
-
-var kinds = map[Kind]bool{Start: false, Close: true, Crash: false, Cut: false, Heal: false,
-	Generation: false, Assign: true, Revoke: true, Lost: true, Commit: true, Request: true,
-	Fenced: false, Mark: false} // kind → is an interval
-
-var ops = map[string]bool{JoinGroup: true, SyncGroup: true, Heartbeat: true, LeaveGroup: true,
-	OffsetCommit: true, ConsumerGroupHeartbeat: true}
-
-// validator carries what the per-event checks need from earlier events.
-type validator struct {
-	seq, t int64
-	open   map[int64]Event // intervals begun and not yet ended, by ID
-	ended  map[int64]bool
-}
-
-func newValidator() *validator {
-	return &validator{open: map[int64]Event{}, ended: map[int64]bool{}}
-}
-
-func (v *validator) check(e Event) error {
-	interval, ok := kinds[e.Kind]
-	switch {
-	case !ok:
-		return fmt.Errorf("unknown kind %q", e.Kind)
-	case e.Seq <= v.seq:
-		return fmt.Errorf("seq %d does not increase (previous %d)", e.Seq, v.seq)
-	case e.T < v.t:
-		return fmt.Errorf("t_ns %d goes back in time (previous %d)", e.T, v.t)
-	case e.Node == "":
-		return fmt.Errorf("%s event without a node", e.Kind)
-	case e.Proto != "" && e.Proto != Classic && e.Proto != Consumer:
-		return fmt.Errorf("unknown proto %q (want %q or %q)", e.Proto, Classic, Consumer)
-	case e.Kind == Request && !ops[e.Op]:
-		return fmt.Errorf("request with unknown op %q", e.Op)
-	case e.Kind != Request && e.Op != "":
-		return fmt.Errorf("op %q on a %s event", e.Op, e.Kind)
-	}
-	if err := checkParts(e.Parts); err != nil {
-		return err
-	}
-	if err := checkParts(e.Owned); err != nil {
-		return fmt.Errorf("owned: %v", err)
-	}
-	for m, p := range e.Assignments {
-		if err := checkParts(p); err != nil {
-			return fmt.Errorf("assignments[%s]: %v", m, err)
-		}
-	}
-	v.seq, v.t = e.Seq, e.T
-	if !interval {
-		if e.Phase != "" {
-			return fmt.Errorf("%s is an instant; phase %q is not allowed", e.Kind, e.Phase)
-		}
-		return nil
-	}
-	if e.ID == 0 {
-		return fmt.Errorf("%s %s without an id", e.Kind, e.Phase)
-	}
-	switch e.Phase {
-	case Begin:
-		if _, dup := v.open[e.ID]; dup || v.ended[e.ID] {
-			return fmt.Errorf("id %d begins twice", e.ID)
-		}
-		v.open[e.ID] = e
-	case End:
-		b, ok := v.open[e.ID]
-		if !ok {
-			return fmt.Errorf("%s end with id %d that has not begun", e.Kind, e.ID)
-		}
-		if b.Kind != e.Kind || b.Node != e.Node || b.Op != e.Op {
-			return fmt.Errorf("end id %d (%s %s on %s) does not match its begin (%s %s on %s)",
-				e.ID, e.Kind, e.Op, e.Node, b.Kind, b.Op, b.Node)
-		}
-		delete(v.open, e.ID)
-		v.ended[e.ID] = true
-	default:
-		return fmt.Errorf("%s needs phase %q or %q, got %q", e.Kind, Begin, End, e.Phase)
-	}
-	return nil
-}
-
-func checkParts(p Parts) error {
-	for t, ps := range p {
-		if t == "" {
-			return fmt.Errorf("partition with an empty topic name")
-		}
-		seen := map[int32]bool{}
-		for _, q := range ps {
-			if q < 0 {
-				return fmt.Errorf("negative partition %s/%d", t, q)
-			}
-			if seen[q] {
-				return fmt.Errorf("partition %s/%d listed twice", t, q)
-			}
-			seen[q] = true
-		}
-	}
-	return nil
 }
