@@ -58,11 +58,11 @@ func TestLinearizabilityFixtures(t *testing.T) {
 		if rep.Linearizable == oracle.LinYes || !strings.Contains(rep.Linearizable, fx.want) {
 			t.Errorf("%s: linearizable %q, want a failure saying %q", fx.file, rep.Linearizable, fx.want)
 		}
-		v := Verdict{Report: rep}
+		v := h.Verdict{Report: rep}
 		if !v.Has(fx.property, oracle.ClassViolation, "") {
 			t.Errorf("%s: the plain check misses the coordinator's %s:\n%s", fx.file, fx.property, rep)
 		}
-		v.classifyKnown()
+		v.ClassifyKnown()
 		if len(v.Report.Violations) != 0 || len(v.Known) != 2 {
 			t.Errorf("%s: the clients did nothing wrong, yet %d violations (known: %q):\n%s", fx.file, len(v.Report.Violations), v.Known, rep)
 		}

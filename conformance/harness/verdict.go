@@ -33,8 +33,8 @@ var knownKfake = []struct{ detail, property, what string }{
 	{"has two leaders", oracle.OneLeaderPerGeneration, "kfake names every member leader when the old leader is gone (groups.go completeRebalance; testdata/kfake-two-leaders-cooperative.jsonl)"},
 }
 
-// classifyKnown moves the report's findings of known kfake deviations to Known.
-func (v *Verdict) classifyKnown() {
+// ClassifyKnown moves the report's findings of known kfake deviations to Known.
+func (v *Verdict) ClassifyKnown() {
 	for _, k := range knownKfake {
 		if strings.HasPrefix(v.Report.Linearizable, "no") && strings.Contains(v.Report.Linearizable, k.detail) {
 			v.Known = append(v.Known, k.what+": "+v.Report.Linearizable)
@@ -67,7 +67,7 @@ func Judge(h *Harness, runErr error) Verdict {
 	h.mu.Unlock()
 	v := Verdict{History: hist, Report: oracle.Check(hist, o), RunErr: runErr,
 		Broker: h.Observer().Errors(), Logs: h.Logs()}
-	v.classifyKnown()
+	v.ClassifyKnown()
 	return v
 }
 
