@@ -78,6 +78,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	preset := fs.String("preset", "", "a built-in world (groupcheck presets); default "+spec.DefaultPreset)
 	config := fs.String("config", "", "a world in the config-file format")
 	out := fs.String("out", "", "directory to write counterexamples to")
+	html := fs.String("html", "", "write the run's report as one self-contained HTML page to this file")
 	mutant := fs.String("mutant", "", "switch on a named fault (groupcheck mutants); alone, explore its world")
 	liveness := fs.Bool("liveness", false, "also check convergence under weak fairness and measure rebalance rounds (builds the state graph in memory)")
 	maxRounds := fs.Int("max-rounds", 0, "fail when the worst-case rebalances after one environment event exceed N (implies --liveness)")
@@ -131,6 +132,12 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out != "" {
 		if err := rep.writeTraces(*out); err != nil {
+			fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
+			return 2
+		}
+	}
+	if *html != "" {
+		if err := writePage(*html, rep.page(commandLine("explore", args))); err != nil {
 			fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 			return 2
 		}

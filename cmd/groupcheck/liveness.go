@@ -15,7 +15,7 @@ import (
 func (r *report) addLiveness(lr invariants.LivenessReport) {
 	p := propertyReport{Name: invariants.ConvergesName, Kind: "eventually", Status: lr.Status.String(),
 		Statement: invariants.ConvergesStatement,
-		Source:    "DESIGN.md (liveness); KAFKA.md §1.12, §3.9", Trace: []string{}, liveness: true}
+		Source:    invariants.ConvergesSource, Trace: []string{}, liveness: true}
 	var path *explorer.Path[spec.World, spec.Action]
 	switch lr.Status {
 	case explorer.Unknown:

@@ -31,9 +31,10 @@ type report struct {
 	ExploreNote string           `json:"note,omitempty"`
 	Rounds      *roundsReport    `json:"rounds,omitempty"`
 
-	paths []*explorer.Path[spec.World, spec.Action]
-	lasso *invariants.Lasso // the converges counterexample, written with its cycle marked
-	cfg   spec.Config
+	paths  []*explorer.Path[spec.World, spec.Action]
+	lasso  *invariants.Lasso // the converges counterexample, written with its cycle marked
+	cfg    spec.Config
+	levels []int64 // distinct states per depth, for the page's chart
 }
 
 type propertyReport struct {
@@ -55,7 +56,7 @@ func newReport(m *invariants.Model, r explorer.Report[spec.World, spec.Action]) 
 		Config: cfg.Name, Exhaustive: r.Exhaustive, StoppedBy: r.StoppedBy, Distinct: r.Distinct,
 		Generated: r.Generated, Depth: r.Depth, Seconds: r.Duration.Seconds(), Workers: r.Workers,
 		Collision: r.Collision, PeakMemory: r.PeakMemory, NeverTaken: r.NeverTaken,
-		Coverage: map[string]int64{}, cfg: cfg,
+		Coverage: map[string]int64{}, cfg: cfg, levels: r.Levels,
 	}
 	for _, c := range r.Coverage {
 		rep.Coverage[c.Kind] = c.Count

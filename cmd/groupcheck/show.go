@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/groupcheck/groupcheck/htmlreport"
 	"github.com/groupcheck/groupcheck/traces"
 )
 
@@ -14,22 +15,23 @@ var showFormats = map[string]func(io.Writer, *traces.Trace, *traces.Result) erro
 	"mermaid": traces.Mermaid,
 	"itf":     traces.ITF,
 	"json":    traces.JSON,
+	"html":    htmlreport.WriteTrace,
 }
 
-// show: groupcheck show FILE [--format text|mermaid|itf|json]. It renders what the model does
+// show: groupcheck show FILE [--format text|mermaid|itf|json|html]. It renders what the model does
 // now; a divergence from the file's expected blocks is reported by the text and JSON formats
 // and does not change the exit status (replay is the check).
 func show(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("show", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "text, mermaid, itf or json")
+	format := fs.String("format", "text", "text, mermaid, itf, json or html (one self-contained page)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
 	render, ok := showFormats[*format]
 	if len(pos) != 1 || !ok {
-		fmt.Fprintln(stderr, "usage: groupcheck show FILE [--format text|mermaid|itf|json]")
+		fmt.Fprintln(stderr, "usage: groupcheck show FILE [--format text|mermaid|itf|json|html]")
 		return 2
 	}
 	t, err := loadTrace(pos[0])

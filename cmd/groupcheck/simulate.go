@@ -58,6 +58,7 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	out := fs.String("out", "", "directory to write each property's first (shrunk) violation to")
 	shardFlag := fs.String("shard", "", "take only shard I/N of the walks (N alone: I from "+jobIndexVar+")")
+	html := fs.String("html", "", "write the run's report as one self-contained HTML page to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -83,6 +84,12 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		*seed = uint64(time.Now().UnixNano())
 	}
 	rep := runWalks(cfg, *seed, *walks, *depth, sh)
+	if *html != "" {
+		if err := writePage(*html, rep.page(commandLine("simulate", args), cfg)); err != nil {
+			fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
+			return 2
+		}
+	}
 	return rep.emit("simulate", *out, *asJSON, stdout, stderr)
 }
 
