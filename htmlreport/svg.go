@@ -58,7 +58,7 @@ func (tl *Timeline) svg() template.HTML {
 		s := &tl.Steps[i]
 		if s.Broken {
 			fmt.Fprintf(&b, `<g class="violation" data-step="%d"><line x1="%.1f" y1="%d" x2="%.1f" y2="%d"/><text x="%.1f" y="%d">✗ %s</text></g>`,
-				s.N, x[s.N], axisH, x[s.N], height-4, x[s.N]-3, axisH+10, esc(violationNames(s)))
+				s.N, x[s.N], axisH, x[s.N], height-4, x[s.N]-4, lanesBottom+bandGap-8, esc(violationNames(s)))
 		}
 	}
 	for _, m := range tl.Messages {
