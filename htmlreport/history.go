@@ -3,7 +3,9 @@ package htmlreport
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -84,8 +86,12 @@ func HistoryTimeline(id, name string, h history.History, r oracle.Report) *Timel
 			findings[e.Seq] = append(findings[e.Seq], v.Class+" "+v.Property+": "+v.Message)
 		}
 	}
+	for _, seq := range linSeqs(r.Linearizable) {
+		findings[seq] = append(findings[seq], "violation linearizable: an operation no order of the reference coordinator fits (see porcupine's visualization)")
+	}
 	tl.Lanes = []string{"coord"}
 	lane := map[string]int{}
+	lane["coordinator"], lane["coord"] = 0, 0 // the harness's own notes go on the coordinator's lane
 	for _, e := range h {
 		if _, ok := lane[e.Node]; !ok && e.Node != "" {
 			lane[e.Node] = len(tl.Lanes)
@@ -106,7 +112,7 @@ func HistoryTimeline(id, name string, h history.History, r oracle.Report) *Timel
 			s.Marks = append(s.Marks, m)
 		}
 		for _, f := range findings[e.Seq] {
-			s.Got = append(s.Got, "violation "+f)
+			s.Got = append(s.Got, f)
 			prop, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(f, oracle.ClassViolation+" "), oracle.ClassZombie+" "), ":")
 			s.Marks = append(s.Marks, Mark{Lane: s.Lane, Label: "✗ " + prop, Title: f, Class: "finding"})
 			s.Broken = true
@@ -245,13 +251,14 @@ func partsText(p history.Parts) string {
 // ownership follows what each node's callbacks say it owns, as the oracle counts it, and
 // keeps a snapshot per column for the bands.
 type ownership struct {
-	owned map[string]map[string]bool // node → partitions
-	cols  []map[string][]string      // per column: partition → owners, sorted
-	parts []string
+	owned  map[string]map[string]bool // node → partitions
+	giving map[int64]history.Parts    // revoke and lost callbacks begun, by interval id
+	cols   []map[string][]string      // per column: partition → owners, sorted
+	parts  []string
 }
 
 func newOwnership() *ownership {
-	o := &ownership{owned: map[string]map[string]bool{}}
+	o := &ownership{owned: map[string]map[string]bool{}, giving: map[int64]history.Parts{}}
 	o.snapshot()
 	return o
 }
@@ -271,8 +278,15 @@ func (o *ownership) apply(e history.Event) {
 				o.parts = append(o.parts, tp)
 			}
 		})
-	case (e.Kind == history.Revoke || e.Kind == history.Lost) && e.Phase != history.Begin:
-		e.Parts.Each(func(t string, p int32) { delete(set, fmt.Sprintf("%s-%d", t, p)) })
+	case (e.Kind == history.Revoke || e.Kind == history.Lost) && e.Phase == history.Begin:
+		o.giving[e.ID] = e.Parts // an end carries no partitions: its begin's are given up then
+	case e.Kind == history.Revoke || e.Kind == history.Lost:
+		parts := e.Parts
+		if len(parts) == 0 {
+			parts = o.giving[e.ID]
+		}
+		delete(o.giving, e.ID)
+		parts.Each(func(t string, p int32) { delete(set, fmt.Sprintf("%s-%d", t, p)) })
 	case e.Kind == history.Crash, e.Kind == history.Start, e.Kind == history.Close && e.Phase != history.Begin:
 		clear(set)
 	}
@@ -327,3 +341,22 @@ func (o *ownership) bands() []Band {
 	}
 	return out
 }
+
+// linSeqs are the events a failed linearizability check names ("[seq 275–278]"): the
+// operations no order of the reference fits, and the last one that did.
+func linSeqs(detail string) []int64 {
+	if strings.HasPrefix(detail, oracle.LinYes) {
+		return nil
+	}
+	var out []int64
+	for _, m := range seqRange.FindAllStringSubmatch(detail, -1) {
+		for _, g := range m[1:] {
+			if n, err := strconv.ParseInt(g, 10, 64); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+var seqRange = regexp.MustCompile(`\[seq (\d+)–(\d+)\]`)

@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/groupcheck/groupcheck/traces"
 )
 
@@ -255,5 +258,75 @@ func TestOverlapIsRed(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), `<g class="own overlap">`) || !strings.Contains(b.String(), `class="violation"`) {
 		t.Errorf("the page draws no overlap or no violation")
+	}
+}
+
+// TestHistoryPage: a recorded history's page (the late-commit client, caught by
+// commit-from-owner) is well-formed, has a lane per node beside the coordinator's, a band per
+// partition the callbacks hand out, the finding's events marked, and ownership that follows
+// the callbacks: broken gives t1-2 up when its revoke ends, before its late commit begins.
+func TestHistoryPage(t *testing.T) {
+	f, err := os.Open("testdata/late-commit-cooperative.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := history.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := oracle.Check(h, oracle.Options{})
+	if len(r.Violations) == 0 {
+		t.Fatal("the late-commit history holds: the fixture changed")
+	}
+	p := HistoryPage("late-commit-cooperative.jsonl", h, r, "")
+	var b bytes.Buffer
+	if err := Write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	els, err := parseXML(b.Bytes())
+	if err != nil {
+		t.Fatalf("not well-formed: %v", err)
+	}
+	lanes, bands, findings := map[string]bool{}, map[string]bool{}, 0
+	for _, e := range els {
+		switch {
+		case e.Name == "g" && hasClass(e, "lane"):
+			lanes[e.Attrs["data-lane"]] = true
+		case e.Name == "g" && hasClass(e, "band"):
+			bands[e.Attrs["data-partition"]] = true
+		case e.Name == "g" && hasClass(e, "mark") && strings.Contains(e.Attrs["class"], "finding"):
+			findings++
+		}
+	}
+	for _, l := range []string{"coord", "broken", "peer"} {
+		if !lanes[l] {
+			t.Errorf("no lane %s (lanes %v)", l, lanes)
+		}
+	}
+	if len(lanes) != 3 {
+		t.Errorf("lanes %v, want coord, broken and peer", lanes)
+	}
+	for _, tp := range []string{"t1-0", "t1-1", "t1-2", "t1-3", "t2-0", "t2-1"} {
+		if !bands[tp] {
+			t.Errorf("no band %s", tp)
+		}
+	}
+	if findings < len(r.Violations[0].Events) {
+		t.Errorf("%d finding marks for %d events of the violation", findings, len(r.Violations[0].Events))
+	}
+	tl := p.Timelines[0]
+	commit := r.Violations[0].Events[0]
+	for i, e := range h {
+		if e.Seq != commit.Seq {
+			continue
+		}
+		for _, b := range tl.Bands {
+			for _, s := range b.Segs {
+				if b.Partition == "t1-2" && s.From <= i+1 && i+1 <= s.To && slices.Contains(s.Owners, "broken") {
+					t.Errorf("t1-2 still owned by broken at its late commit (seq %d)", e.Seq)
+				}
+			}
+		}
 	}
 }

@@ -398,7 +398,7 @@ func (s StepView) GotLines() []GotLine {
 			c = "del"
 		case strings.HasPrefix(l, "|"):
 			c = "chg"
-		case strings.HasPrefix(l, "violation "):
+		case strings.HasPrefix(l, "violation "), strings.HasPrefix(l, "zombie "):
 			c = "viol"
 		}
 		out[i] = GotLine{Class: c, Text: l}

@@ -27,17 +27,13 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
 	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
-	html := fs.String("html", "", "with --linearizability: write porcupine's HTML visualization here when it fails")
+	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--linearizability [--timeout D] [--html FILE]]   (FILE - reads standard input)")
-		return 2
-	}
-	if *html != "" && !*linearizability {
-		fmt.Fprintln(stderr, "groupcheck check-history: --html needs --linearizability")
+		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]]   (FILE - reads standard input)")
 		return 2
 	}
 	var o oracle.Options
@@ -47,7 +43,7 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 			var page bytes.Buffer
 			res, err := lin.CheckAndVisualize(h, *timeout, &page)
 			if err == nil && !res.OK && *html != "" {
-				htmlErr = os.WriteFile(*html, page.Bytes(), 0o644)
+				htmlErr = os.WriteFile(porcupineFile(*html), page.Bytes(), 0o644)
 			}
 			return res.OK, res.Detail, err
 		}
@@ -73,13 +69,16 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprint(stdout, r)
 	}
+	if htmlErr == nil && *html != "" {
+		htmlErr = writeHistoryPage(*html, pos[0], r)
+	}
 	if htmlErr != nil {
 		fmt.Fprintf(stderr, "groupcheck check-history: %v\n", htmlErr)
 		return 2
 	}
 	if !r.OK() {
-		if *html != "" && r.Linearizable != oracle.LinYes {
-			fmt.Fprintf(stderr, "porcupine's visualization: %s\n", *html)
+		if *html != "" && *linearizability && r.Linearizable != oracle.LinYes {
+			fmt.Fprintf(stderr, "porcupine's visualization: %s\n", porcupineFile(*html))
 		}
 		return 1
 	}

@@ -129,7 +129,8 @@ func TestCheckHistoryMalformedAndUsage(t *testing.T) {
 
 // TestCheckHistoryLinearizability: --linearizability checks the coordinator's answers with
 // porcupine; a history whose answers no reference coordinator gives (kfake told two members
-// they lead one generation) fails and writes the HTML visualization; --html alone is usage.
+// they lead one generation) fails, writes porcupine's visualization beside the --html page,
+// and the page links it; --html alone writes the page.
 func TestCheckHistoryLinearizability(t *testing.T) {
 	var out, errb strings.Builder
 	if code := run([]string{"check-history", "--linearizability", cleanHistory}, &out, &errb); code != 0 || !strings.Contains(out.String(), "linearizable: yes") {
@@ -141,10 +142,16 @@ func TestCheckHistoryLinearizability(t *testing.T) {
 	if code := run([]string{"check-history", "--linearizability", "--html", html, bad}, &out, &errb); code != 1 || !strings.Contains(out.String(), "two leaders") {
 		t.Errorf("two leaders: exit %d, want 1 naming two leaders\n%s", code, out.String())
 	}
-	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), "<html") {
+	if b, err := os.ReadFile(porcupineFile(html)); err != nil || !strings.Contains(string(b), "<html") {
 		t.Errorf("the visualization was not written as HTML (%v, %d bytes)", err, len(b))
 	}
-	if code := run([]string{"check-history", "--html", html, cleanHistory}, &out, &errb); code != 2 {
-		t.Errorf("--html without --linearizability: exit %d, want 2", code)
+	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), `href="lin.porcupine.html"`) {
+		t.Errorf("the page does not link porcupine's visualization (%v)", err)
+	}
+	if code := run([]string{"check-history", "--html", html, cleanHistory}, &out, &errb); code != 0 {
+		t.Errorf("--html without --linearizability: exit %d, want 0", code)
+	}
+	if b, err := os.ReadFile(html); err != nil || strings.Contains(string(b), "porcupine.html") {
+		t.Errorf("the page of an unchecked history links a visualization (%v)", err)
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/groupcheck/groupcheck/htmlreport"
 	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/groupcheck/groupcheck/spec"
 	"github.com/groupcheck/groupcheck/traces"
 )
@@ -245,4 +248,34 @@ func (r *simReport) page(cmd string, cfg spec.Config) *htmlreport.Page {
 		p.Charts = append(p.Charts, chart)
 	}
 	return p
+}
+
+// porcupineFile is where check-history --html FILE puts porcupine's visualization: beside
+// the report, which links it.
+func porcupineFile(page string) string {
+	return strings.TrimSuffix(page, ".html") + ".porcupine.html"
+}
+
+// writeHistoryPage writes check-history's page: the history is read again from its file
+// (standard input was read once, by the check).
+func writeHistoryPage(file, path string, r oracle.Report) error {
+	if path == "-" {
+		return fmt.Errorf("--html needs the history in a FILE: standard input can be read only once")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	h, err := history.Read(f)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	lin := ""
+	if r.Linearizable != oracle.LinYes && r.Linearizable != oracle.LinNotChecked {
+		if _, err := os.Stat(porcupineFile(file)); err == nil {
+			lin = filepath.Base(porcupineFile(file))
+		}
+	}
+	return writePage(file, htmlreport.HistoryPage(filepath.Base(path), h, r, lin))
 }

@@ -3,17 +3,17 @@
 //	groupcheck explore [--preset NAME | --config FILE] [--mutant NAME] [--workers N]
 //	                   [--max-depth N] [--max-states N] [--max-time DURATION]
 //	                   [--max-memory SIZE] [--spill-frontier SIZE] [--symmetry]
-//	                   [--liveness] [--max-rounds N] [--json] [--out DIR]
+//	                   [--liveness] [--max-rounds N] [--json] [--out DIR] [--html FILE]
 //	groupcheck presets
 //	groupcheck replay FILE [--rewrite]
-//	groupcheck show FILE [--format text|mermaid|itf|json]
+//	groupcheck show FILE [--format text|mermaid|itf|json|html]
 //	groupcheck shrink FILE [--property NAME] [--out FILE]
 //	groupcheck mutants
 //	groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N]
-//	                    [--shard I/N] [--json] [--out DIR]
+//	                    [--shard I/N] [--json] [--out DIR] [--html FILE]
 //	groupcheck merge REPORT.json... [--json] [--out DIR]
 //	groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
-//	groupcheck check-history FILE [--json]
+//	groupcheck check-history FILE [--json] [--html FILE] [--linearizability]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
 // unreached, 2 for bad usage or a bad config. replay exits 0 when the trace replays, 1 on a
@@ -42,10 +42,10 @@ const usage = `usage:
   groupcheck explore [--preset NAME | --config FILE] [flags]   explore a world exhaustively
   groupcheck presets                                           list the built-in worlds
   groupcheck replay FILE [--rewrite]                           re-execute a trace; --rewrite regenerates it
-  groupcheck show FILE [--format text|mermaid|itf|json]        render a trace
+  groupcheck show FILE [--format text|mermaid|itf|json|html]   render a trace (html: one self-contained page)
   groupcheck shrink FILE [--property NAME] [--out FILE]        shrink a trace that is not shortest
   groupcheck mutants                                           list the named faults and what catches them
-  groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--shard I/N] [--json] [--out DIR]
+  groupcheck simulate [--preset NAME | --config FILE] [--seed N] [--walks N] [--depth N] [--shard I/N] [--json] [--out DIR] [--html FILE]
                                                                random walks (swarm) for worlds too large to exhaust
   groupcheck merge REPORT.json... [--json] [--out DIR]         combine the shards' simulate --json reports into one
   groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]

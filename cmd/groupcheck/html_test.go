@@ -1,0 +1,82 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readPage reads a page a command wrote and checks the marks of a whole, self-contained page.
+func readPage(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if !strings.HasPrefix(s, "<!DOCTYPE html>") || !strings.HasSuffix(strings.TrimSpace(s), "</html>") || strings.Contains(s, "<script src") {
+		t.Errorf("%s is not one self-contained page", path)
+	}
+	return s
+}
+
+// TestExploreHTML: explore --html FILE writes the run's page beside its usual output: the
+// verdicts, a timeline per counterexample, the coverage chart.
+func TestExploreHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "run.html")
+	code, out, errs := runCLI(t, "explore", "--config", writeConfig(t, buggy), "--html", page)
+	if code != 1 || !strings.Contains(out, "exclusive-ownership violated") {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	s := readPage(t, page)
+	for _, want := range []string{"groupcheck explore: world.conf", "exhaustive: every reachable state was explored",
+		`<a href="#tl1">exclusive-ownership</a>`, `<section class="timeline" id="tl1"`, "Coverage: transitions taken", `data-lane="coord"`, `data-partition="t-1"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+// TestSimulateHTML: simulate --html FILE writes its page, which says a sample is no proof.
+func TestSimulateHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "sim.html")
+	code, out, errs := runCLI(t, "simulate", "--config", writeConfig(t, buggy), "--walks", "50", "--seed", "1", "--html", page)
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	s := readPage(t, page)
+	for _, want := range []string{"groupcheck simulate: world.conf", "finding nothing is not a proof", `<section class="timeline" id="tl1"`, "Walks that violated each property"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+// TestShowHTML: show --format html prints the trace's page on stdout.
+func TestShowHTML(t *testing.T) {
+	code, out, errs := runCLI(t, "show", "../../traces/golden/in-flight-stuck-on-error-converges.trace", "--format", "html")
+	if code != 0 || !strings.Contains(out, `<g class="deadend">`) || !strings.Contains(out, `data-lane="coord"`) {
+		t.Fatalf("exit %d, no dead end drawn\n%s", code, errs)
+	}
+}
+
+// TestCheckHistoryHTML: check-history --html FILE writes the history's page; with standard
+// input it refuses, naming why.
+func TestCheckHistoryHTML(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "h.html")
+	code, _, errs := runCLI(t, "check-history", "../../htmlreport/testdata/late-commit-cooperative.jsonl", "--html", page)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the late commit)\n%s", code, errs)
+	}
+	s := readPage(t, page)
+	if !strings.Contains(s, "commit-from-owner") || !strings.Contains(s, `data-lane="broken"`) {
+		t.Errorf("the page lacks the finding or the lanes")
+	}
+	stdin = strings.NewReader("")
+	defer func() { stdin = os.Stdin }()
+	code, _, errs = runCLI(t, "check-history", "-", "--html", page)
+	if code != 2 || !strings.Contains(errs, "standard input") {
+		t.Errorf("check-history - --html: exit %d, %q; want 2 naming standard input", code, errs)
+	}
+}
