@@ -330,12 +330,7 @@ func (o *ownership) bands() []Band {
 	for _, tp := range parts {
 		b := Band{Partition: tp}
 		for c, col := range o.cols {
-			owners := col[tp]
-			if k := len(b.Segs) - 1; k >= 0 && slices.Equal(b.Segs[k].Owners, owners) {
-				b.Segs[k].To = c
-				continue
-			}
-			b.Segs = append(b.Segs, Seg{From: c, To: c, Owners: owners})
+			b.add(c, col[tp])
 		}
 		out = append(out, b)
 	}

@@ -335,16 +335,21 @@ func bands(worlds []spec.World) []Band {
 	for _, tp := range tps {
 		b := Band{Partition: tp.String()}
 		for col, w := range worlds {
-			o := owners(w, tp)
-			if k := len(b.Segs) - 1; k >= 0 && slices.Equal(b.Segs[k].Owners, o) {
-				b.Segs[k].To = col
-				continue
-			}
-			b.Segs = append(b.Segs, Seg{From: col, To: col, Owners: o})
+			b.add(col, owners(w, tp))
 		}
 		out = append(out, b)
 	}
 	return out
+}
+
+// add extends the band to column col: its last segment, when the owners are the same, or a
+// new one.
+func (b *Band) add(col int, owners []string) {
+	if k := len(b.Segs) - 1; k >= 0 && slices.Equal(b.Segs[k].Owners, owners) {
+		b.Segs[k].To = col
+		return
+	}
+	b.Segs = append(b.Segs, Seg{From: col, To: col, Owners: owners})
 }
 
 // states are the state labels along each lane: the group's state and generation (or epoch)
