@@ -13,20 +13,28 @@ import (
 // is not what the tap thinks it is, and the tap stops reading that connection.
 const maxFrame = 64 << 20
 
-// conn is one client connection to one broker. Writes carry requests and reads carry
-// responses, each framed by a 4-byte size; the tap decodes the group requests it cares about
-// and matches each response to its request by correlation ID (Kafka answers in order per
-// connection, but the ID is what the protocol promises).
+// conn is one client connection to one broker, seen from either end. Requests flow from
+// client to broker and responses back, each framed by a 4-byte size; the tap decodes the
+// group requests it cares about and matches each response to its request by correlation ID
+// (Kafka answers in order per connection, but the ID is what the protocol promises).
+//
+// A client-side conn (Net.DialContext) wraps the client's socket: writes are requests, reads
+// are responses. A server-side conn (Server) wraps the socket kfake accepted, for clients
+// that cannot be given a dialer (librdkafka): reads are requests, writes are responses, and
+// the conn belongs to no Net until its first request names the client (the client ID, which
+// the driver sets to the node's name).
 type conn struct {
 	net.Conn
-	n      *Net
+	n      *Net // nil: a server-side conn not bound yet, or of a client the harness does not run
 	broker int32
+	server *Server // set on server-side conns
 
 	wmu  sync.Mutex
 	wbuf []byte
 
-	rmu  sync.Mutex
-	rbuf []byte
+	rmu   sync.Mutex
+	rbuf  []byte
+	bound bool // server side: the first request was read
 
 	pmu     sync.Mutex
 	pending map[int32]pending // correlation ID → the tapped request awaiting its response
@@ -39,38 +47,58 @@ type pending struct {
 	end func(kmsg.Response)
 }
 
+// cutOff reports whether the conn's process may no longer reach its broker.
+func (c *conn) cutOff() bool { return c.n != nil && c.n.unreachable(c.broker) }
+
+// tapping reports whether the conn's traffic goes to a tap.
+func (c *conn) tapping() bool { return c.n != nil && c.n.tap != nil }
+
 func (c *conn) Write(p []byte) (int, error) {
-	if c.n.unreachable(c.broker) {
+	if c.cutOff() {
 		c.Conn.Close()
 		return 0, reset("write")
 	}
-	if c.n.tap != nil {
+	if c.tapping() {
+		fn := c.request
+		if c.server != nil {
+			fn = c.response // kfake writes responses, tapped before the client can read them
+		}
 		c.wmu.Lock()
-		c.wbuf = c.frames(append(c.wbuf, p...), c.request)
+		c.wbuf = c.frames(append(c.wbuf, p...), fn)
 		c.wmu.Unlock()
 	}
 	return c.Conn.Write(p)
 }
 
 func (c *conn) Read(p []byte) (int, error) {
-	if c.n.unreachable(c.broker) {
+	if c.cutOff() {
 		c.Conn.Close()
 		return 0, reset("read")
 	}
 	k, err := c.Conn.Read(p)
-	if c.n.unreachable(c.broker) { // severed while blocked: the close woke us
+	if c.cutOff() { // severed while blocked: the close woke us
 		return 0, reset("read")
 	}
-	if k > 0 && c.n.tap != nil {
+	if k > 0 && (c.tapping() || (c.server != nil && !c.bound)) {
+		fn := c.response
+		if c.server != nil {
+			fn = c.request // kfake reads requests, tapped before it acts on them
+		}
 		c.rmu.Lock()
-		c.rbuf = c.frames(append(c.rbuf, p[:k]...), c.response)
+		c.rbuf = c.frames(append(c.rbuf, p[:k]...), fn)
 		c.rmu.Unlock()
+		if c.cutOff() { // bound to a process that may not reach this broker
+			c.Conn.Close()
+			return 0, reset("read")
+		}
 	}
 	return k, err
 }
 
 func (c *conn) Close() error {
-	c.n.forget(c)
+	if c.n != nil {
+		c.n.forget(c)
+	}
 	return c.Conn.Close()
 }
 
@@ -105,7 +133,9 @@ func (c *conn) lose(err error) {
 	c.blind = true
 	c.pmu.Unlock()
 	if !already {
-		c.n.tap.fail(fmt.Errorf("broker %d: %v", c.broker, err))
+		if c.tapping() {
+			c.n.tap.fail(fmt.Errorf("broker %d: %v", c.broker, err))
+		}
 	}
 }
 
@@ -118,9 +148,6 @@ func (c *conn) request(f []byte) error {
 	key := int16(binary.BigEndian.Uint16(f))
 	version := int16(binary.BigEndian.Uint16(f[2:]))
 	corr := int32(binary.BigEndian.Uint32(f[4:]))
-	if !tapped[key] {
-		return nil
-	}
 	rest := f[8:]
 	idLen := int16(binary.BigEndian.Uint16(rest))
 	rest = rest[2:]
@@ -128,7 +155,16 @@ func (c *conn) request(f []byte) error {
 		if int(idLen) > len(rest) {
 			return fmt.Errorf("client ID of %d bytes in a %d-byte frame", idLen, len(f))
 		}
+		if c.server != nil && !c.bound {
+			c.server.bind(c, string(rest[:idLen]))
+		}
 		rest = rest[idLen:]
+	}
+	if c.server != nil && !c.bound {
+		c.server.bind(c, "")
+	}
+	if !tapped[key] || !c.tapping() {
+		return nil
 	}
 	req := kmsg.RequestForKey(key)
 	req.SetVersion(version)

@@ -45,6 +45,7 @@ type Harness struct {
 	obs     *Observer
 	admin   *kgo.Client
 	adm     *kadm.Client
+	server  *Server // Protocol.ServerTap: taps on kfake's side
 
 	mu    sync.Mutex
 	nodes map[string]*Node
@@ -63,6 +64,9 @@ type Harness struct {
 // New starts a cluster with short group timings and the topics seeded with records.
 func New(ctx context.Context, cfg Config) (*Harness, error) {
 	if cfg.Timing == (Timing{}) {
+		cfg.Timing = cfg.Protocol.Timing
+	}
+	if cfg.Timing == (Timing{}) {
 		cfg.Timing = DefaultTiming
 	}
 	if cfg.Logf == nil {
@@ -72,17 +76,25 @@ func New(ctx context.Context, cfg Config) (*Harness, error) {
 	h := &Harness{cfg: cfg, rec: rec, obs: NewObserver(rec), nodes: map[string]*Node{},
 		parts: map[string]int32{}, rng: rand.New(rand.NewPCG(cfg.Seed, 0x9e3779b97f4a7c15))}
 	ms := strconv.Itoa(int(cfg.Timing.Heartbeat.Milliseconds()))
-	c, err := kfake.NewCluster(kfake.NumBrokers(Brokers),
+	var listen []kfake.Opt
+	if cfg.Protocol.ServerTap {
+		h.server = NewServer()
+		listen = append(listen, kfake.ListenFn(h.server.Listen))
+	}
+	c, err := kfake.NewCluster(append(listen, kfake.NumBrokers(Brokers),
 		kfake.GroupMinSessionTimeout(100*time.Millisecond),
 		kfake.BrokerConfigs(map[string]string{
 			"group.consumer.heartbeat.interval.ms": ms,
 			"group.consumer.session.timeout.ms":    strconv.Itoa(int(cfg.Timing.Session.Milliseconds())),
 		}),
-		kfake.WithLogger(h.obs))
+		kfake.WithLogger(h.obs))...)
 	if err != nil {
 		return nil, fmt.Errorf("kfake: %v", err)
 	}
 	h.cluster, h.addrs = c, c.ListenAddrs()
+	if h.server != nil {
+		h.server.setAddrs(h.addrs)
+	}
 	h.admin, err = kgo.NewClient(kgo.SeedBrokers(h.addrs...), kgo.ClientID("admin"),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.MetadataMinAge(100*time.Millisecond))
 	if err != nil {

@@ -147,6 +147,15 @@ func (n *Node) WatchCommits(fn func(member string, gen int32, err string)) {
 	n.tap.onCommit = fn
 }
 
+// Joined returns the member ID and generation (epoch) of the last JoinGroup or
+// ConsumerGroupHeartbeat this node's coordinator accepted, as the wire tap decoded it: for
+// drivers whose client does not say which member it is (Sarama's OnAssignment, librdkafka).
+func (n *Node) Joined() (member string, gen int32) {
+	n.tap.mu.Lock()
+	defer n.tap.mu.Unlock()
+	return n.tap.joined.Member, n.tap.joined.Gen
+}
+
 // Polled counts k records polled (a cut member's count is noted at its heal).
 func (n *Node) Polled(k int) {
 	n.mu.Lock()

@@ -30,6 +30,9 @@ func (h *Harness) Start(name string, fault Fault) (*Node, error) {
 	sort.Strings(n.topics)
 	n.tap = h.obs.Tap(name, h.cfg.Protocol.Proto)
 	n.net = NewNet(h.addrs, n.tap)
+	if h.server != nil {
+		h.server.register(name, n.net)
+	}
 	h.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: h.cfg.Protocol.Proto,
 		Note: "fault=" + fault.String()})
 	if h.cfg.Protocol.Start == nil {

@@ -14,6 +14,11 @@ type Protocol struct {
 	// subscribes to n.Topics(), dials through n.Net(), and reports its callbacks, commits and
 	// polls through n's methods. It returns once the client is created, not once it joined.
 	Start func(n *Node) (Client, error)
+	// ServerTap taps and cuts the client's connections on kfake's side (Server), for client
+	// libraries that dial on their own and cannot be given Net.DialContext (librdkafka).
+	ServerTap bool
+	// Timing, if set, replaces DefaultTiming for this protocol's runs.
+	Timing Timing
 }
 
 // Client is one running consumer, as its driver exposes it to the harness.
@@ -56,3 +61,16 @@ var DefaultTiming = Timing{
 	SettleMax: 30 * time.Second,
 	LateAck:   time.Second,
 }
+
+// JoinSafeTiming is DefaultTiming with the session timeout above the rebalance timeout, for
+// clients that stop heartbeating while their JoinGroup is parked (Sarama, kafka-go,
+// librdkafka; Kafka keeps a member awaiting join alive). kfake does not: its session timer
+// removes a member whose JoinGroup waits longer than a session for a slower member, and never
+// answers that JoinGroup (groups.go updateHeartbeat/removeMember; the finding in
+// conformance/sarama/testdata/kfake-join-expiry-cooperative-sticky.jsonl). With the session
+// longer than the rebalance timeout, the rebalance completes before any session can lapse.
+var JoinSafeTiming = func() Timing {
+	t := DefaultTiming
+	t.Session, t.Rebalance = 3*time.Second, 2500*time.Millisecond
+	return t
+}()

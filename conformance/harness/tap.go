@@ -31,8 +31,10 @@ type Tap struct {
 	node  string
 	proto string
 
-	mu       sync.Mutex
-	onCommit func(member string, gen int32, err string) // Node.WatchCommits
+	mu         sync.Mutex
+	onCommit   func(member string, gen int32, err string) // Node.WatchCommits
+	joined     history.Event                              // the last accepted JoinGroup or ConsumerGroupHeartbeat response
+	deviations map[string]bool                            // client deviations already noted
 }
 
 func (t *Tap) fail(err error) { t.obs.fail(fmt.Sprintf("tap %s: %v", t.node, err)) }
@@ -98,6 +100,11 @@ func (t *Tap) begin(req kmsg.Request) func(kmsg.Response) {
 			t.obs.leaves(e.Member)
 		}
 		end(x)
+		if (e.Op == history.JoinGroup || e.Op == history.ConsumerGroupHeartbeat) && x.OK() && x.Member != "" {
+			t.mu.Lock()
+			t.joined = x
+			t.mu.Unlock()
+		}
 		if e.Op == history.OffsetCommit {
 			t.mu.Lock()
 			fn := t.onCommit
@@ -114,7 +121,7 @@ func (t *Tap) response(resp kmsg.Response) history.Event {
 	var x history.Event
 	switch r := resp.(type) {
 	case *kmsg.JoinGroupResponse:
-		x.Err, x.Member, x.Gen, x.Leader = errName(r.ErrorCode), r.MemberID, r.Generation, r.LeaderID
+		x.Err, x.Member, x.Gen, x.Leader = ErrName(r.ErrorCode), r.MemberID, r.Generation, r.LeaderID
 		if r.Protocol != nil {
 			x.Protocols = []string{*r.Protocol}
 		}
@@ -125,23 +132,23 @@ func (t *Tap) response(resp kmsg.Response) history.Event {
 			t.obs.generation(r.Generation, x.Members)
 		}
 	case *kmsg.SyncGroupResponse:
-		x.Err = errName(r.ErrorCode)
+		x.Err = ErrName(r.ErrorCode)
 		if r.ErrorCode == 0 {
 			x.Parts = t.memberAssignment(r.MemberAssignment)
 		}
 	case *kmsg.HeartbeatResponse:
-		x.Err = errName(r.ErrorCode)
+		x.Err = ErrName(r.ErrorCode)
 	case *kmsg.LeaveGroupResponse:
-		x.Err = errName(r.ErrorCode)
+		x.Err = ErrName(r.ErrorCode)
 		for _, m := range r.Members {
 			if x.Err == "" {
-				x.Err = errName(m.ErrorCode)
+				x.Err = ErrName(m.ErrorCode)
 			}
 		}
 	case *kmsg.OffsetCommitResponse:
 		x.Err = CommitErr(r)
 	case *kmsg.ConsumerGroupHeartbeatResponse:
-		x.Err, x.Member, x.Gen = errName(r.ErrorCode), deref(r.MemberID), r.MemberEpoch
+		x.Err, x.Member, x.Gen = ErrName(r.ErrorCode), deref(r.MemberID), r.MemberEpoch
 		switch {
 		case r.Assignment == nil:
 			x.Note = "assignment=null" // unchanged, not "assigned nothing"
@@ -170,6 +177,10 @@ func (t *Tap) joinProtocols(ps []kmsg.JoinGroupRequestProtocol) ([]string, histo
 	}
 	var md kmsg.ConsumerMemberMetadata
 	if err := md.ReadFrom(ps[0].Metadata); err != nil {
+		if v0, ok := asV0(ps[0].Metadata); ok && md.ReadFrom(v0) == nil {
+			t.deviate("JoinGroup metadata of " + ps[0].Name + " says version 1 but has the version 0 layout (no owned partitions)")
+			return names, nil, -1
+		}
 		t.fail(fmt.Errorf("JoinGroup metadata of %s: %v", ps[0].Name, err))
 		return names, nil, -1
 	}
@@ -185,6 +196,33 @@ func (t *Tap) joinProtocols(ps []kmsg.JoinGroupRequestProtocol) ([]string, histo
 		gen = md.Generation
 	}
 	return names, owned, gen
+}
+
+// asV0 returns subscription metadata relabelled as version 0, if it claims version 1: kafka-go
+// v0.4.51 writes Version 1 with the version 0 fields only (joingroup.go groupMetadata.writeTo;
+// ConsumerProtocolSubscription v1 adds owned_partitions).
+func asV0(b []byte) ([]byte, bool) {
+	if len(b) < 2 || b[0] != 0 || b[1] != 1 {
+		return nil, false
+	}
+	v0 := append([]byte(nil), b...)
+	v0[1] = 0
+	return v0, true
+}
+
+// deviate notes, once per node and message, a client wire-format deviation the tap can read
+// around: a Mark in the history, not a failed run.
+func (t *Tap) deviate(msg string) {
+	t.mu.Lock()
+	if t.deviations == nil {
+		t.deviations = map[string]bool{}
+	}
+	seen := t.deviations[msg]
+	t.deviations[msg] = true
+	t.mu.Unlock()
+	if !seen {
+		t.obs.rec.Record(history.Event{Kind: history.Mark, Node: t.node, Note: "client deviation: " + msg})
+	}
 }
 
 // memberAssignment decodes a classic consumer assignment (the SyncGroup bytes).
@@ -214,8 +252,8 @@ func (t *Tap) topicName(id [16]byte) string {
 	return fmt.Sprintf("unknown-%x", id)
 }
 
-// errName is the Kafka name of an error code, "" for none.
-func errName(code int16) string {
+// ErrName is the Kafka name of an error code, "" for none.
+func ErrName(code int16) string {
 	if code == 0 {
 		return ""
 	}
@@ -230,7 +268,7 @@ func CommitErr(r *kmsg.OffsetCommitResponse) string {
 	for _, tp := range r.Topics {
 		for _, p := range tp.Partitions {
 			if p.ErrorCode != 0 {
-				return errName(p.ErrorCode)
+				return ErrName(p.ErrorCode)
 			}
 		}
 	}

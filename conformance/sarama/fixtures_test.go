@@ -1,0 +1,39 @@
+package sarama
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	h "github.com/groupcheck/groupcheck/conformance/harness"
+	"github.com/groupcheck/groupcheck/oracle"
+)
+
+// TestKfakeJoinExpiry replays a real run (cooperative-sticky, crash, with the 1.5 s session
+// of harness.DefaultTiming) that found a kfake deviation. Generation 5 had just synced; a
+// revoked one partition and sent its follow-up JoinGroup at once (6.056 s), e at 6.172 s;
+// Sarama sends no heartbeat while its JoinGroup is parked. c rejoined only at 7.921 s, and
+// by then kfake's session timer (groups.go updateHeartbeat) had removed a and e, so
+// generation 6 was c alone, given everything. kfake never answered the parked JoinGroups
+// (removeMember drops waitingReply), so a kept its partitions until Sarama's 30 s read
+// timeout. Kafka keeps a member awaiting join alive and answers a removed member's parked
+// JoinGroup with UNKNOWN_MEMBER_ID. The oracle must call the overlap a zombie (a was fenced
+// first, and had not learned it), never a violation: Sarama did nothing wrong.
+func TestKfakeJoinExpiry(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "kfake-join-expiry-cooperative-sticky.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := oracle.CheckReader(f, oracle.Options{Linearizability: oracle.Linearizable(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) != 0 {
+		t.Errorf("Sarama did nothing wrong, yet %d violations:\n%s", len(rep.Violations), rep)
+	}
+	if !(h.Verdict{Report: rep}).Has(oracle.ExclusiveOwnership, oracle.ClassZombie, "a and c") {
+		t.Errorf("want the overlap of a and c as a zombie:\n%s", rep)
+	}
+}

@@ -1,0 +1,21 @@
+package sarama
+
+import (
+	ibm "github.com/IBM/sarama"
+	h "github.com/groupcheck/groupcheck/conformance/harness"
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+// The strategies Sarama v1.61.1 ships (balance_strategy.go, consumer_group_cooperative.go),
+// each a classic-protocol run. Sarama has no KIP-848 consumer.
+var (
+	Range      = h.Protocol{Name: "range", Proto: history.Classic, Timing: h.JoinSafeTiming, Start: start(ibm.NewBalanceStrategyRange)}
+	RoundRobin = h.Protocol{Name: "roundrobin", Proto: history.Classic, Timing: h.JoinSafeTiming, Start: start(ibm.NewBalanceStrategyRoundRobin)}
+	Sticky     = h.Protocol{Name: "sticky", Proto: history.Classic, Timing: h.JoinSafeTiming, Start: start(ibm.NewBalanceStrategySticky)}
+	// Cooperative is KIP-429's cooperative-sticky: one session across rebalances, revoking
+	// only what moves.
+	Cooperative = h.Protocol{Name: "cooperative-sticky", Proto: history.Classic, Timing: h.JoinSafeTiming, Start: start(ibm.NewBalanceStrategyCooperativeSticky)}
+)
+
+// Protocols lists the four.
+var Protocols = []h.Protocol{Range, RoundRobin, Sticky, Cooperative}
