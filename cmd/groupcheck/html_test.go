@@ -73,7 +73,11 @@ func TestCheckHistoryHTML(t *testing.T) {
 	if !strings.Contains(s, "commit-from-owner") || !strings.Contains(s, `data-lane="broken"`) {
 		t.Errorf("the page lacks the finding or the lanes")
 	}
-	stdin = strings.NewReader("")
+	hist, err := os.ReadFile("../../htmlreport/testdata/late-commit-cooperative.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin = strings.NewReader(string(hist))
 	defer func() { stdin = os.Stdin }()
 	code, _, errs = runCLI(t, "check-history", "-", "--html", page)
 	if code != 2 || !strings.Contains(errs, "standard input") {
