@@ -1,0 +1,26 @@
+package confluent
+
+import (
+	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
+	h "github.com/groupcheck/groupcheck/conformance/harness"
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+func classic(strategy string) h.Protocol {
+	return h.Protocol{Name: strategy, Proto: history.Classic, ServerTap: true, Timing: h.JoinSafeTiming,
+		Start: start(kafka.ConfigMap{"group.protocol": "classic", "partition.assignment.strategy": strategy})}
+}
+
+// The protocols librdkafka 2.11.1 (bundled by confluent-kafka-go v2.11.1) speaks: classic
+// eager (range, roundrobin), classic cooperative-sticky (KIP-429), and KIP-848's consumer
+// protocol with kfake's "uniform" server assignor.
+var (
+	Range       = classic("range")
+	RoundRobin  = classic("roundrobin")
+	Cooperative = classic("cooperative-sticky")
+	KIP848      = h.Protocol{Name: "kip848", Proto: history.Consumer, ServerTap: true,
+		Start: start(kafka.ConfigMap{"group.protocol": "consumer", "group.remote.assignor": "uniform"})}
+)
+
+// Protocols lists the four.
+var Protocols = []h.Protocol{Range, RoundRobin, Cooperative, KIP848}
