@@ -69,3 +69,42 @@ budget restarts=1
 		t.Errorf("seed: %s (%d stuck), want holds", seed.Status, seed.Stuck)
 	}
 }
+
+// TestStaticLeaderRestartMissesAddedPartition pins a finding in Kafka as shipped: a static
+// leader that assigned with metadata not yet showing a new partition and restarts before it
+// refreshes never assigns that partition. From JoinGroup v9 (KIP-814) the new process is told
+// it leads with SkipAssignment and snapshots its fresh metadata as the assignment's
+// (ConsumerCoordinator.onLeaderElected: assignmentSnapshot = metadataSnapshot), so
+// rejoinNeededOrPending never sees a change; before v9 it is told the old leader id and
+// watches nothing. KIP-848's coordinator watches metadata itself, and its world converges.
+// Scenario: traces/scenarios/static-leader-restart-missed-partition.trace.
+func TestStaticLeaderRestartMissesAddedPartition(t *testing.T) {
+	classic := `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 1
+member a topics=t static join-version=%d
+budget restarts=1 partition-additions=1
+`
+	for _, tc := range []struct {
+		version         int
+		distinct, stuck int
+	}{{9, 297, 4}, {5, 304, 8}} {
+		r := Liveness(config(t, fmt.Sprintf(classic, tc.version)), 100000)
+		if r.Status != explorer.Violated || r.Distinct != tc.distinct || r.Stuck != tc.stuck {
+			t.Errorf("join v%d: %s, %d worlds, %d stuck; want violated, %d, %d", tc.version, r.Status, r.Distinct, r.Stuck, tc.distinct, tc.stuck)
+		}
+	}
+	kip848 := Liveness(config(t, `protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 1
+member a topics=t static
+budget restarts=1 partition-additions=1
+`), 100000)
+	if kip848.Status != explorer.Holds {
+		t.Errorf("KIP-848: %s (%d stuck), want holds", kip848.Status, kip848.Stuck)
+	}
+}

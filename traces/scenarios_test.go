@@ -140,6 +140,11 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/needs-rejoin-v0-kip.trace", want: []string{"withheld=(t-1) error=NEEDS_REJOIN",
 			"coord -> a: SyncGroup NONE assignment=(t-0) error=NEEDS_REJOIN", "coord -> a: Heartbeat REBALANCE_IN_PROGRESS",
 			"a: on-partitions-revoked (t-0)", "a -> coord: JoinGroup v5 member=a#1 range{topics=t owned=() gen=-1}", "check\n----\nok"}},
+		// Reference: KAFKA.md §1.10 (KIP-814) — a returning static leader told SkipAssignment
+		// snapshots fresh metadata, so the partition its old process never saw stays unowned.
+		{file: "scenarios/static-leader-restart-missed-partition.trace", want: []string{"add-partition t",
+			"a: assigns gen 1: a#1=(t-0)", "restart a", "leader=a#2", "skip-assignment", "a: on-partitions-assigned (t-0)"},
+			notWant: []string{"t-1)"}},
 		// Reference: KAFKA.md §1.12 — the zombie window.
 		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
 			notWant: []string{"violation exclusive-ownership: "}},

@@ -55,7 +55,12 @@ func fatalOnJoin(e impl.ErrorCode) bool {
 	return false
 }
 
-// joined adopts a successful JoinGroup response. Reference: KAFKA.md §1.11, §2.4.
+// joined adopts a successful JoinGroup response. A leader snapshots the metadata it assigns
+// with; a KIP-814 leader told SkipAssignment snapshots its current metadata too, as Java does
+// (ConsumerCoordinator.onLeaderElected: assignmentSnapshot = metadataSnapshot before returning
+// no assignment, apache/kafka 1eb7644), so a partition added before a static leader's restart
+// and unseen by the old process is never assigned (README findings;
+// traces/scenarios/static-leader-restart-missed-partition.trace). Reference: KAFKA.md §1.11, §2.4.
 func (c Consumer) joined(r impl.JoinGroupResponse) (Consumer, []Effect) {
 	if r.Generation < 0 || r.MemberID == impl.NoMemberID {
 		panic("consumer.OnJoinGroupResponse: NONE without a generation or member id")
