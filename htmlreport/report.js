@@ -65,6 +65,7 @@
     var tl = m ? document.getElementById(m[1]) : null;
     if (tl) {
       show(tl, Number(m[2]));
+      tl.scrollIntoView();
     }
   }
   root.setAttribute("data-timelines", String(tls.length));

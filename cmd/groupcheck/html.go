@@ -91,19 +91,18 @@ func (r *report) timeline(i int, id string) *htmlreport.Timeline {
 	p := r.Properties[i]
 	var t *traces.Trace
 	if p.liveness && r.lasso != nil {
-		t = traces.NewLasso(r.Config+" — "+p.Name, traces.Header{}, r.cfg, r.lasso)
+		t = traces.NewLasso(r.Config, traces.Header{}, r.cfg, r.lasso)
 	} else {
 		acts := make([]spec.Action, len(r.paths[i].Steps))
 		for j, s := range r.paths[i].Steps {
 			acts[j] = s.Action
 		}
-		t = traces.New(r.Config+" — "+p.Name, traces.Header{Property: p.Name}, r.cfg, acts)
+		t = traces.New(r.Config, traces.Header{Property: p.Name}, r.cfg, acts)
 	}
-	res, err := traces.Replay(t)
-	if err != nil {
+	tl := replayedTimeline(id, t)
+	if tl == nil {
 		return nil
 	}
-	tl := htmlreport.NewTimeline(id, t, res)
 	tl.Found = fmt.Sprintf("shortest counterexample, %d steps", len(p.Trace))
 	if p.liveness {
 		tl.Found = fmt.Sprintf("lasso, %d steps", len(p.Trace))
@@ -234,8 +233,7 @@ func (r *simReport) page(cmd string, cfg spec.Config) *htmlreport.Page {
 		v := r.Violations[i]
 		id := fmt.Sprintf("tl%d", i+1)
 		row := htmlreport.PropertyVerdict(name, "violated", cfg, "")
-		if res, err := traces.Replay(r.found[i]); err == nil {
-			tl := htmlreport.NewTimeline(id, r.found[i], res)
+		if tl := replayedTimeline(id, r.found[i]); tl != nil {
 			tl.Found = fmt.Sprintf("first in walk %d of %d (seed %d); %d walks in all; %d steps", v.Walk, r.Walks, r.Seed, v.Count, v.Steps)
 			p.Timelines = append(p.Timelines, tl)
 			row.Timeline = id
@@ -278,4 +276,19 @@ func writeHistoryPage(file, path string, r oracle.Report) error {
 		}
 	}
 	return writePage(file, htmlreport.HistoryPage(filepath.Base(path), h, r, lin))
+}
+
+// replayedTimeline is the timeline of a trace built from a path: its expected blocks written
+// first (traces.Rewrite), so that the replay compares like with like and checks a lasso's
+// cycle; nil if it does not replay.
+func replayedTimeline(id string, t *traces.Trace) *htmlreport.Timeline {
+	t, err := traces.Rewrite(t)
+	if err != nil {
+		return nil
+	}
+	res, err := traces.Replay(t)
+	if err != nil {
+		return nil
+	}
+	return htmlreport.NewTimeline(id, t, res)
 }

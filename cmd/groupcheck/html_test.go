@@ -30,6 +30,9 @@ func TestExploreHTML(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	s := readPage(t, page)
+	if strings.Contains(s, "the model now differs") {
+		t.Errorf("a counterexample's timeline says it does not replay")
+	}
 	for _, want := range []string{"groupcheck explore: world.conf", "exhaustive: every reachable state was explored",
 		`<a href="#tl1">exclusive-ownership</a>`, `<section class="timeline" id="tl1"`, "Coverage: transitions taken", `data-lane="coord"`, `data-partition="t-1"`} {
 		if !strings.Contains(s, want) {
