@@ -14,6 +14,7 @@
 //	groupcheck merge REPORT.json... [--json] [--out DIR]
 //	groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
 //	groupcheck check-history FILE [--json] [--html FILE] [--linearizability]
+//	groupcheck mutate [--packages DIRS] [--exclude FILES] [--jobs N] [--only TEXT] [--equivalents FILE] [--json FILE] [--work DIR]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
 // unreached, 2 for bad usage or a bad config. replay exits 0 when the trace replays, 1 on a
@@ -51,6 +52,8 @@ const usage = `usage:
   groupcheck bench twophase --rm N [--workers N] [--symmetry] [--json]
                                                                the TwoPhase commit benchmark
   groupcheck check-history FILE [--json]                       check another implementation's JSON-lines history (- is stdin)
+  groupcheck mutate [--packages DIRS] [--jobs N] [--only TEXT] [--json FILE]
+                                                               mutation score: automatic mutants of impl/ against small worlds
 Run "groupcheck explore --help" for the explore flags.`
 
 // run is main without the process: arguments in, exit status out.
@@ -79,6 +82,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return shrink(args[1:], stdout, stderr)
 	case "check-history":
 		return checkHistory(args[1:], stdout, stderr)
+	case "mutate":
+		return mutateCmd(args[1:], stdout, stderr)
+	case "mutate-worker":
+		return mutateWorker(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return 0

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/mutate"
+)
+
+// defaultMutatePackages are the roles whose mutation score the README reports.
+const defaultMutatePackages = "impl/coordinator,impl/consumer,impl/leader,impl/kip848,impl/kip848client"
+
+// mutateCmd is `groupcheck mutate`: automatic mutants of impl/ against the suite of small
+// worlds (mutate.Suite), scored per package and per property.
+func mutateCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pkgs := fs.String("packages", defaultMutatePackages, "comma-separated module directories to mutate")
+	exclude := fs.String("exclude", "encode.go", "comma-separated file names left unmutated (the canonical state encoding is the checker's, not the protocol's)")
+	jobs := fs.Int("jobs", 2, "mutants run at once, each in its own single-threaded process")
+	only := fs.String("only", "", "run only the mutants whose key contains this text")
+	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
+	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
+	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || *jobs < 1 {
+		fmt.Fprintf(stderr, "groupcheck mutate: unexpected argument %q or --jobs < 1\n", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	eq, err := mutate.ReadEquivalents(*equiv)
+	if err != nil && !(errors.Is(err, os.ErrNotExist) && *equiv == "mutate/equivalents.txt") {
+		fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
+		return 2
+	}
+	o := mutate.Options{Root: ".", Packages: splitList(*pkgs), Exclude: splitList(*exclude), Jobs: *jobs,
+		Work: *work, Equivalents: eq, Log: stderr}
+	if *only != "" {
+		o.Select = func(m mutate.Mutant) bool { return strings.Contains(m.Key, *only) }
+	}
+	if _, err := os.Stat("go.mod"); err != nil {
+		fmt.Fprintf(stderr, "groupcheck mutate: run it from the module's root (no go.mod here)\n")
+		return 2
+	}
+	rep, err := mutate.Run(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
+		return 2
+	}
+	rep.WriteText(stdout)
+	if *jsonOut != "" {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err == nil {
+			err = os.WriteFile(*jsonOut, data, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
+			return 2
+		}
+	}
+	return 0
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// mutateWorker is the hidden command the mutated binary runs for `groupcheck mutate`: one
+// suite world under the reference (--suite FILE --world I), or one mutant against its
+// baseline (--baseline FILE --mutant ID); one JSON object on stdout.
+func mutateWorker(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mutate-worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	suite := fs.String("suite", "", "the suite, as JSON")
+	world := fs.Int("world", -1, "the suite world to explore with the reference")
+	basePath := fs.String("baseline", "", "the reference's baseline, as JSON")
+	id := fs.Int("mutant", 0, "the mutant switched on (GROUPCHECK_MUTANT must say the same)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var out any
+	switch {
+	case *suite != "":
+		var ws []mutate.World
+		if err := readJSON(*suite, &ws); err != nil || *world < 0 || *world >= len(ws) {
+			fmt.Fprintf(stderr, "mutate-worker: bad suite or world: %v\n", err)
+			return 2
+		}
+		b, err := mutate.RunBaseline(ws[*world])
+		if err != nil {
+			fmt.Fprintf(stderr, "mutate-worker: %v\n", err)
+			return 2
+		}
+		out = b
+	case *basePath != "":
+		var base []mutate.Baseline
+		if err := readJSON(*basePath, &base); err != nil {
+			fmt.Fprintf(stderr, "mutate-worker: %v\n", err)
+			return 2
+		}
+		if os.Getenv("GROUPCHECK_MUTANT") != fmt.Sprint(*id) {
+			fmt.Fprintf(stderr, "mutate-worker: GROUPCHECK_MUTANT=%q, want %d\n", os.Getenv("GROUPCHECK_MUTANT"), *id)
+			return 2
+		}
+		out = mutate.RunMutant(base, int32(*id))
+	default:
+		fmt.Fprintln(stderr, "mutate-worker: want --suite and --world, or --baseline and --mutant")
+		return 2
+	}
+	if err := json.NewEncoder(stdout).Encode(out); err != nil {
+		return 2
+	}
+	return 0
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}

@@ -1,0 +1,164 @@
+package mutate
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/mutate/rt"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// Baseline is a world of the suite as the unmutated reference explores it: what holds there
+// (only that can kill a mutant), what it costs, and which mutation points it reaches.
+type Baseline struct {
+	World
+	Distinct     int64             `json:"distinct"`
+	LiveDistinct int               `json:"live_distinct"` // 0: liveness undefined here
+	Props        map[string]string `json:"props"`         // property → status (holds, violated, ...)
+	Converges    string            `json:"converges,omitempty"`
+	Rounds       int               `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
+	Seconds      float64           `json:"seconds"`
+	Hits         []int32           `json:"hits"`
+}
+
+// Verdict is what one mutant did.
+type Verdict struct {
+	ID      int32    `json:"-"`
+	Status  string   `json:"status"` // killed, survived, timed-out, not-reached
+	World   string   `json:"world,omitempty"`
+	Killers []string `json:"killers,omitempty"` // the properties that caught it there
+	Capped  []string `json:"capped,omitempty"`  // worlds whose state cap stopped them undecided
+	Seconds float64  `json:"seconds"`
+}
+
+// The verdicts.
+const (
+	Killed     = "killed"
+	Survived   = "survived"
+	TimedOut   = "timed-out"
+	NotReached = "not-reached" // no world of the suite reaches the point: it survives unexercised
+	NotBuilt   = "not-built"   // its schema did not compile
+)
+
+// RoundsName is the pseudo-property of a mutant that needs more rebalances after one
+// environment event than the reference does in the same world.
+const RoundsName = "rounds"
+
+// capStates is the state cap of a mutant in a world whose reference has n states: a mutant may
+// grow the world, but one that grows it far without a violation is called timed out.
+func capStates(n int64) int64 { return 3*n + 5000 }
+
+// RunBaseline explores one world with the reference in coverage mode (the process must have
+// GROUPCHECK_MUTANT_COVER set and no mutant on) and records it.
+func RunBaseline(w World) (Baseline, error) {
+	cfg, err := spec.ParseConfigString(w.Name, w.Text)
+	if err != nil {
+		return Baseline{}, err
+	}
+	start := time.Now()
+	rt.ResetHits()
+	m := invariants.NewModel(cfg)
+	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{Workers: 1})
+	b := Baseline{World: w, Distinct: r.Distinct, Props: map[string]string{}, Rounds: -1}
+	for _, p := range r.Properties {
+		b.Props[p.Name] = p.Status.String()
+	}
+	if invariants.LivenessUndefined(cfg) == "" {
+		lr := invariants.Liveness(cfg, 1<<30)
+		b.LiveDistinct, b.Converges, b.Rounds = lr.Distinct, lr.Status.String(), lr.Rounds.Rebalances
+	}
+	b.Seconds = time.Since(start).Seconds()
+	b.Hits = rt.Hits()
+	return b, nil
+}
+
+// RunMutant runs the switched-on mutant (GROUPCHECK_MUTANT = id) against every world whose
+// reference reaches point id, cheapest first, and stops at the first that catches it: a
+// property that holds in the reference is violated (or a sometimes-property unreached),
+// converges fails, or more rebalances are needed than the reference needs. A world whose
+// state cap stops it first is undecided; with no catch anywhere and an undecided world the
+// mutant timed out.
+func RunMutant(base []Baseline, id int32) Verdict {
+	start := time.Now()
+	v := Verdict{ID: id, Status: NotReached}
+	order := slices.Clone(base)
+	slices.SortStableFunc(order, func(a, b Baseline) int { return int(a.Distinct - b.Distinct) })
+	for _, b := range order {
+		if _, ok := slices.BinarySearch(b.Hits, id); !ok {
+			continue
+		}
+		v.Status = Survived
+		killers, capped, err := runWorld(b)
+		if err != nil {
+			killers = []string{"error: " + err.Error()}
+		}
+		if capped {
+			v.Capped = append(v.Capped, b.Name)
+		}
+		if len(killers) > 0 {
+			v.Status, v.World, v.Killers = Killed, b.Name, killers
+			break
+		}
+	}
+	if v.Status == Survived && len(v.Capped) > 0 {
+		v.Status = TimedOut
+	}
+	v.Seconds = time.Since(start).Seconds()
+	return v
+}
+
+// runWorld explores one world under the mutant: the properties that catch it, and whether a
+// state cap stopped a search before it decided.
+func runWorld(b Baseline) (killers []string, capped bool, err error) {
+	cfg, err := spec.ParseConfigString(b.Name, b.Text)
+	if err != nil {
+		return nil, false, err
+	}
+	var props []invariants.Property
+	for _, p := range invariants.For(cfg) {
+		if b.Props[p.Name] == explorer.Holds.String() {
+			props = append(props, p)
+		}
+	}
+	m := invariants.NewModelWith(cfg, props)
+	limit := capStates(b.Distinct)
+	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{Workers: 1, MaxStates: limit, StopOnViolation: true})
+	for _, p := range r.Properties {
+		if p.Status == explorer.Violated || p.Status == explorer.Unreached {
+			killers = append(killers, p.Name)
+		}
+	}
+	if len(killers) > 0 {
+		return killers, false, nil
+	}
+	if !r.Exhaustive {
+		return nil, true, nil
+	}
+	if b.LiveDistinct == 0 || b.Converges != explorer.Holds.String() {
+		return nil, false, nil
+	}
+	lr := invariants.Liveness(cfg, int(capStates(int64(b.LiveDistinct))))
+	switch {
+	case lr.Status == explorer.Unknown:
+		return nil, true, nil
+	case lr.Status == explorer.Violated:
+		return []string{invariants.ConvergesName}, false, nil
+	case b.Rounds >= 0 && (lr.Rounds.Rebalances == invariants.Unbounded || lr.Rounds.Rebalances > b.Rounds):
+		return []string{RoundsName}, false, nil
+	}
+	return nil, false, nil
+}
+
+// String is a one-line account of a verdict.
+func (v Verdict) String() string {
+	switch v.Status {
+	case Killed:
+		return fmt.Sprintf("killed in %s by %v", v.World, v.Killers)
+	case TimedOut:
+		return fmt.Sprintf("timed out (capped in %v)", v.Capped)
+	}
+	return v.Status
+}
