@@ -130,3 +130,7 @@ func ResetHits() {
 		hits[i] = false
 	}
 }
+
+// Set switches point id on (0: none) in this process, for tests that run several mutants of a
+// schema in one process; the mutate command uses GROUPCHECK_MUTANT, one process per mutant.
+func Set(id int32) { active = id }
