@@ -34,14 +34,16 @@ func bench(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var r explorer.Report[twophase.State, twophase.Action]
+	prog := newProgress(stderr)
 	if *symmetry {
 		m, props := twophase.NewSymmetric(*rm)
-		r = explorer.Check[twophase.State, twophase.Action](m, props, b.options(stderr))
+		r = explorer.Check[twophase.State, twophase.Action](m, props, b.options(prog))
 	} else {
 		m, props := twophase.New(*rm)
-		r = explorer.Check[twophase.State, twophase.Action](m, props, b.options(stderr))
+		r = explorer.Check[twophase.State, twophase.Action](m, props, b.options(prog))
 	}
 	stop()
+	prog.Done()
 	res := map[string]any{
 		"model": fmt.Sprintf("twophase rm=%d", *rm), "symmetry": *symmetry, "exhaustive": r.Exhaustive, "stopped_by": r.StoppedBy,
 		"distinct": r.Distinct, "generated": r.Generated, "depth": r.Depth, "seconds": r.Duration.Seconds(),

@@ -48,7 +48,9 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 			return res.OK, res.Detail, err
 		}
 	}
-	r, err := readReport(pos[0], o)
+	prog := newProgress(stderr)
+	r, err := readReport(pos[0], o, prog)
+	prog.Done()
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck check-history: %s: %v\n", pos[0], err)
 		return 2
@@ -85,7 +87,7 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func readReport(path string, o oracle.Options) (oracle.Report, error) {
+func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, error) {
 	if path == "-" {
 		return oracle.CheckReader(stdin, o)
 	}
@@ -94,5 +96,5 @@ func readReport(path string, o oracle.Options) (oracle.Report, error) {
 		return oracle.Report{}, err
 	}
 	defer f.Close()
-	return oracle.CheckReader(f, o)
+	return oracle.CheckReader(prog.reader(f, "check-history "+path), o)
 }

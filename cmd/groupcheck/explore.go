@@ -56,12 +56,11 @@ func (b bounds) profile() (stop func(), err error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
-func (b bounds) options(stderr io.Writer) explorer.Options {
+// options are the explorer's options; its progress lines go to the status line prog.
+func (b bounds) options(prog *progress) explorer.Options {
 	o := explorer.Options{Workers: b.workers, MaxDepth: b.maxDepth, MaxStates: b.maxStates, MaxTime: b.maxTime,
 		MaxMemory: uint64(b.maxMemory), SpillFrontier: int64(min(uint64(b.spillFrontier), math.MaxInt64))}
-	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
-		o.Progress = stderr
-	}
+	o.Progress = prog.Writer()
 	return o
 }
 
@@ -119,15 +118,20 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	m := invariants.NewModel(cfg)
-	r, sym := checkWorld(m, *symmetry, b.options(stderr))
+	prog := newProgress(stderr)
+	r, sym := checkWorld(m, *symmetry, b.options(prog))
 	stop()
+	prog.Done()
 	rep := newReport(m, r)
 	if *liveness || *maxRounds > 0 {
 		bound := int(b.maxStates)
 		if bound <= 0 {
 			bound = 5_000_000
 		}
-		rep.addLiveness(invariants.Liveness(cfg, bound))
+		prog.Status("explore: liveness: building the state graph of %s and checking converges…", cfg.Name)
+		lr := invariants.Liveness(cfg, bound)
+		prog.Done()
+		rep.addLiveness(lr)
 		rep.checkRounds(*maxRounds)
 	}
 	if *out != "" {

@@ -83,7 +83,9 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		*seed = uint64(time.Now().UnixNano())
 	}
-	rep := runWalks(cfg, *seed, *walks, *depth, sh)
+	prog := newProgress(stderr)
+	rep := runWalks(cfg, *seed, *walks, *depth, sh, prog)
+	prog.Done()
 	if *html != "" {
 		if err := writePage(*html, rep.page(commandLine("simulate", args), cfg)); err != nil {
 			fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
@@ -141,7 +143,7 @@ func swarm(c spec.Config, rng *rand.Rand) spec.Config {
 }
 
 // runWalks takes the walks of shard sh (whole: all of them) and reports what they found.
-func runWalks(cfg spec.Config, seed uint64, walks, depth int, sh shard) *simReport {
+func runWalks(cfg spec.Config, seed uint64, walks, depth int, sh shard, prog *progress) *simReport {
 	start := time.Now()
 	rep := &simReport{Config: cfg.Name, Seed: seed, Depth: depth, Walks: sh.walks(walks),
 		Note: sampleNote, Violations: []simFinding{}}
@@ -157,6 +159,8 @@ func runWalks(cfg spec.Config, seed uint64, walks, depth int, sh shard) *simRepo
 		m := invariants.NewModel(c)
 		r := simulate.Walk(m, m.Properties(), rng, depth)
 		rep.Steps += len(r.Path.Steps)
+		prog.Printf("simulate %s: walk %d of %d (seed %d), %d steps, %d findings, %.0fs",
+			cfg.Name, w+1, walks, seed, rep.Steps, len(rep.Violations), time.Since(start).Seconds())
 		for _, st := range r.Path.Steps {
 			taken[st.Action.Kind]++
 		}

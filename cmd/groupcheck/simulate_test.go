@@ -110,7 +110,7 @@ func TestSimulationWorlds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range runWalks(cfg, 1, 20, 80, whole).Violations {
+		for _, v := range runWalks(cfg, 1, 20, 80, whole, nil).Violations {
 			if v.Expected == "" {
 				t.Errorf("%s: %s violated in walk %d", f, v.Property, v.Walk)
 			}
