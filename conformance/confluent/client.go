@@ -68,6 +68,7 @@ func start(settings kafka.ConfigMap) func(n *h.Node) (h.Client, error) {
 		if err != nil {
 			return nil, err
 		}
+		n.GenerationsFromTap()
 		cl := &client{n: n, c: c, done: make(chan struct{}), next: map[string]map[int32]kafka.Offset{},
 			lastCommit: time.Now()}
 		go func() {

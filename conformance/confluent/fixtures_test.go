@@ -3,11 +3,28 @@ package confluent
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
 )
+
+// replay checks a testdata history with the oracle, linearizability included.
+func replay(t *testing.T, name string) oracle.Report {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := oracle.CheckReader(f, oracle.Options{Linearizability: oracle.Linearizable(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
 
 // TestRejectedCommitDuringRejoin replays a real cooperative-sticky churn run: librdkafka
 // commits at generation 3 from its poll loop while its follow-up JoinGroup is parked on the
@@ -17,15 +34,7 @@ import (
 // each such commit as a commit-from-owner zombie ("was a member as far as the history
 // shows"): reported to the oracle's owner as an imprecision of classification, not a failure.
 func TestRejectedCommitDuringRejoin(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "rejected-commit-during-rejoin-cooperative-sticky.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rep, err := oracle.CheckReader(f, oracle.Options{Linearizability: oracle.Linearizable(time.Minute)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := replay(t, "rejected-commit-during-rejoin-cooperative-sticky.jsonl")
 	if len(rep.Violations) != 0 {
 		t.Errorf("librdkafka did nothing wrong, yet %d violations:\n%s", len(rep.Violations), rep)
 	}
@@ -33,5 +42,54 @@ func TestRejectedCommitDuringRejoin(t *testing.T) {
 		if z.Property != oracle.CommitFromOwner {
 			t.Errorf("unexpected zombie %s: %s", z.Property, z.Message)
 		}
+	}
+}
+
+// TestKIP1251Commit replays a KIP-848 cut run: after the heal, b's commit at member epoch 5
+// was accepted although kfake had just moved b to epoch 6. KIP-1251 (apache/kafka#21692;
+// kfake groups.go handleConsumerOffsetCommit) accepts assignment epoch <= commit epoch <=
+// member epoch, so kfake and librdkafka are right; the linearizability check's reference
+// coordinator predates KIP-1251 and refuses it. An oracle error, classified by the harness
+// (knownOracle) and reported to the oracle's owner; this test fails once the reference
+// coordinator learns KIP-1251, so that the classification can go.
+func TestKIP1251Commit(t *testing.T) {
+	rep := replay(t, "kip1251-stale-epoch-commit-kip848.jsonl")
+	if !strings.Contains(rep.Linearizable, "accepted while") {
+		t.Errorf("linearizable %q: the reference coordinator now accepts the KIP-1251 commit; drop knownOracle's entry", rep.Linearizable)
+	}
+	if len(rep.Violations) != 0 {
+		t.Errorf("%d violations:\n%s", len(rep.Violations), rep)
+	}
+}
+
+// TestLeaveBeforeRevoke replays a KIP-848 cut run whose close hung: during the final
+// leave-all, a received a new assignment (epoch 6, seq 457), ran its assign callback, then
+// librdkafka sent the leave heartbeat (epoch -1, accepted at seq 462) before it ran the
+// revoke callback (seq 464), whose synchronous CommitOffsets never sent an OffsetCommit and
+// never returned (the close timed out after 4.5 s). Java's consumer revokes before it
+// leaves. The run's two exclusive-ownership violations about b are the harness's, since
+// fixed: b's late Generation event at seq 301 (Node.GenerationsFromTap). This test pins the
+// order of a's events.
+func TestLeaveBeforeRevoke(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "leave-before-revoke-kip848.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hist, err := history.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left, revoked int64
+	for _, e := range hist {
+		switch {
+		case e.Node == "a" && e.Op == history.ConsumerGroupHeartbeat && e.Phase == history.End && e.Gen == -1 && e.OK():
+			left = e.Seq
+		case e.Node == "a" && e.Kind == history.Revoke && e.Phase == history.Begin && left > 0 && revoked == 0:
+			revoked = e.Seq
+		}
+	}
+	if left == 0 || revoked <= left {
+		t.Errorf("want a's accepted leave before its revoke began: leave at seq %d, revoke at seq %d", left, revoked)
 	}
 }

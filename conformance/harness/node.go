@@ -40,8 +40,9 @@ type Node struct {
 	owned    map[string]map[int32]bool // what the client's callbacks say it owns
 	member   string                    // last member ID and generation observed
 	gen      int32
-	polled   int // records polled so far
-	polledAt int // polled when the node was cut
+	fromTap  bool // GenerationsFromTap: Observe records nothing
+	polled   int  // records polled so far
+	polledAt int  // polled when the node was cut
 }
 
 // Fault is the application fault this node runs with (NoFault: a correct application).
@@ -78,9 +79,23 @@ func (n *Node) Begin(kind history.Kind, member string, gen int32, parts history.
 	return func(member string, gen int32) { end(history.Event{Member: member, Gen: gen}) }
 }
 
+// GenerationsFromTap is for drivers whose member ID and generation come from the wire tap
+// (Joined), not from the client: the tap's request events already record when the member
+// learned them, and a Generation event recorded later, at a callback, would claim a fresh
+// proof of membership at the wrong time (after a cut and a fencing answer, say).
+func (n *Node) GenerationsFromTap() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.fromTap = true
+}
+
 // Observe records a Generation event when the member ID or generation changed.
 func (n *Node) Observe(member string, gen int32) {
 	n.mu.Lock()
+	if n.fromTap {
+		n.mu.Unlock()
+		return
+	}
 	changed := member != n.member || gen != n.gen
 	n.member, n.gen = member, gen
 	n.mu.Unlock()

@@ -120,7 +120,7 @@ func Conformance(t *testing.T, protocols []Protocol, scenarios []Scenario, keep 
 	}
 	for _, k := range order {
 		tl := tallies[k]
-		t.Logf("%-28s runs %d failed %d violations %d zombie-runs %d zombies %d known-kfake %d wall %s overlap %s",
+		t.Logf("%-28s runs %d failed %d violations %d zombie-runs %d zombies %d known %d wall %s overlap %s",
 			k, tl.runs, tl.failed, tl.violations, tl.zombieRuns, tl.zombies, tl.known, spread(tl.wall), spread(tl.spans))
 	}
 }
@@ -142,7 +142,7 @@ func conform(t *testing.T, p Protocol, sc Scenario, seed uint64, tl *tally) {
 	}
 	t.Logf("seed %d, %v: %s", seed, wall.Round(time.Millisecond), v.Summary())
 	for _, k := range v.Known {
-		t.Logf("known kfake deviation: %s", k)
+		t.Logf("known deviation: %s", k)
 	}
 	for _, z := range v.Report.Zombies {
 		t.Logf("zombie %s: %s", z.Property, z.Message)
