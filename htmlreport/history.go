@@ -17,10 +17,6 @@ import (
 // too large to open comfortably; the page says where it stopped.
 const MaxHistoryEvents = 4000
 
-// historyProps are the oracle's properties, in its report's order.
-var historyProps = []string{oracle.ExclusiveOwnership, oracle.RevokeBeforeAssign, oracle.LostOnlyAfterMembershipLost,
-	oracle.CommitFromOwner, oracle.GenerationMonotonic, oracle.ClaimsTruthful, oracle.WellFormed}
-
 // HistoryPage is check-history's report as a page: the verdict per property (with the first
 // finding's message), linearizability (linking porcupine's visualization when there is one),
 // and the history as a timeline over real time with the findings' events in red.
@@ -41,7 +37,16 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 			first[v.Property] = v
 		}
 	}
-	for _, name := range historyProps {
+	names := slices.DeleteFunc(slices.Clone(r.Checked), func(n string) bool { return n == oracle.Linearizability })
+	var extra []string // well-formed: the only check of a malformed history
+	for name := range first {
+		if !slices.Contains(names, name) {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	names = append(names, extra...)
+	for _, name := range names {
 		v := Verdict{Name: name, Kind: "history", Status: "holds", Source: "oracle." + name}
 		if f, ok := first[name]; ok {
 			v.Statement, v.Timeline = f.Message, "h1"
@@ -52,7 +57,7 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 		}
 		p.Props = append(p.Props, v)
 	}
-	lin := Verdict{Name: "linearizable", Kind: "history", Status: "holds", Statement: r.Linearizable,
+	lin := Verdict{Name: oracle.Linearizability, Kind: "history", Status: "holds", Statement: oracle.NeedsSearch + ": " + r.Linearizable,
 		Source: "porcupine against the reference coordinator (oracle/lin)"}
 	switch {
 	case r.Linearizable == oracle.LinNotChecked:
