@@ -17,7 +17,10 @@ import (
 // librdkafka runs the rebalance callback from the application's Poll (and from Close), so
 // the driver records it there: AssignedPartitions is an assign, RevokedPartitions a revoke
 // (the driver commits the revoked partitions first) or, when Consumer.AssignmentLost says
-// so, a lost. Under the cooperative protocols (cooperative-sticky, and KIP-848's consumer)
+// so, a lost. The revoke ends before the driver calls Unassign: librdkafka takes that call
+// as the release and may send its next JoinGroup before the callback returns (a soak run
+// recorded the end after Unassign and the oracle rightly saw the next owner's assign begin
+// first). Under the cooperative protocols (cooperative-sticky, and KIP-848's consumer)
 // both carry the delta and the driver answers with IncrementalAssign/IncrementalUnassign;
 // eager ones carry everything, answered with Assign/Unassign.
 //
@@ -148,16 +151,15 @@ func (cl *client) rebalance(c *kafka.Consumer, ev kafka.Event) error {
 		if !lost {
 			cl.commit(parts, "revoke")
 		}
-		var err error
-		if cooperative {
-			err = c.IncrementalUnassign(e.Partitions)
-		} else {
-			err = c.Unassign()
-		}
+		// The application is done with the partitions before it hands them back: librdkafka
+		// takes the Unassign as the release and may rejoin before this callback returns.
 		cl.n.Own(parts, false)
 		cl.forget(parts)
 		end(cl.n.Joined())
-		return err
+		if cooperative {
+			return c.IncrementalUnassign(e.Partitions)
+		}
+		return c.Unassign()
 	}
 	return nil
 }
