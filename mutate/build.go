@@ -56,6 +56,21 @@ func NewBuild(root, dir string, pkgs, exclude []string, log io.Writer) (*Build, 
 	}
 }
 
+// List enumerates the mutation points of pkgs without building anything.
+func List(root string, pkgs, exclude []string) ([]Mutant, error) {
+	dir, err := os.MkdirTemp("", "groupcheck-mutate-list-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	if err := copyModule(root, dir); err != nil {
+		return nil, err
+	}
+	b := &Build{Dir: dir, types: newTyper(root, exclude)}
+	err = b.write(root, pkgs)
+	return b.Mutants, err
+}
+
 // write (re)generates every mutated file from the originals, leaving out Dropped.
 func (b *Build) write(root string, pkgs []string) error {
 	b.Mutants = b.Mutants[:0]

@@ -27,8 +27,10 @@ type Options struct {
 	Select func(Mutant) bool
 	// Equivalents maps a mutant's Key to why it is equivalent (see ReadEquivalents).
 	Equivalents map[string]string
-	Log         io.Writer // progress lines
-	_           struct{}
+	// Suite, when set, replaces the suite (tests use one tiny world).
+	Suite []World
+	Log   io.Writer // progress lines
+	_     struct{}
 }
 
 // Result is one mutant and its verdict.
@@ -153,7 +155,10 @@ func parallel(n, jobs int, f func(int)) {
 // baseline explores each suite world with the reference, in coverage mode, one process per
 // world.
 func (b *Build) baseline(o Options) ([]Baseline, error) {
-	suite := Suite()
+	suite := o.Suite
+	if suite == nil {
+		suite = Suite()
+	}
 	suitePath := filepath.Join(b.Dir, "suite.json")
 	if err := writeJSON(suitePath, suite); err != nil {
 		return nil, err

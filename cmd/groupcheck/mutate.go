@@ -26,6 +26,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "run only the mutants whose key contains this text")
 	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
+	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -47,6 +48,19 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	if _, err := os.Stat("go.mod"); err != nil {
 		fmt.Fprintf(stderr, "groupcheck mutate: run it from the module's root (no go.mod here)\n")
 		return 2
+	}
+	if *list {
+		ms, err := mutate.List(".", o.Packages, o.Exclude)
+		if err != nil {
+			fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
+			return 2
+		}
+		for _, m := range ms {
+			if o.Select == nil || o.Select(m) {
+				fmt.Fprintf(stdout, "%5d %s (line %d) -> %q\n", m.ID, m.Key, m.Line, m.Mut)
+			}
+		}
+		return 0
 	}
 	rep, err := mutate.Run(o)
 	if err != nil {
