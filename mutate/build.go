@@ -26,8 +26,7 @@ type Build struct {
 	types *typer
 }
 
-// NewBuild copies the module at root into dir (only what the binary needs: go.mod, go.sum
-// and non-test Go files, nested modules left out), rewrites the non-test files of pkgs (module
+// NewBuild copies the module at root into dir (without tests, testdata and nested modules), rewrites the non-test files of pkgs (module
 // directories such as impl/consumer) into their schemata, and builds cmd/groupcheck from the
 // copy; files whose base name is in exclude are copied as they are. Points that do not compile are left out one round of the compiler at a time (every
 // error of a package is reported with -gcflags=-e) and listed in Dropped.
@@ -163,8 +162,8 @@ func (b *Build) blame(out string) map[int32]string {
 	return bad
 }
 
-// copyModule copies go.mod, go.sum and every non-test Go file of the module at root, without
-// nested modules, hidden directories and testdata.
+// copyModule copies every file of the module at root but tests (files a package embeds
+// included), without nested modules, hidden directories and testdata.
 func copyModule(root, dir string) error {
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -182,8 +181,7 @@ func copyModule(root, dir string) error {
 			}
 			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
 		}
-		n := d.Name()
-		if n != "go.mod" && n != "go.sum" && (!strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go")) {
+		if strings.HasSuffix(d.Name(), "_test.go") || !d.Type().IsRegular() {
 			return nil
 		}
 		src, err := os.ReadFile(path)
