@@ -16,16 +16,19 @@ type Page struct {
 	World   string // the world's config text
 	// Verdict is the run's one-line outcome ("exhaustive: every reachable state was explored",
 	// "BOUNDED: stopped by max-states", "random walks: finding nothing is not a proof").
-	Verdict   string
-	Bounded   bool
-	Facts     []Fact
-	Props     []Verdict
-	Notes     []string
-	Charts    []Chart
-	Never     []string // actions never enabled
-	Timelines []*Timeline
-	Links     []Link
-	_         struct{}
+	Verdict string
+	Bounded bool
+	Facts   []Fact
+	Props   []Verdict
+	Notes   []string
+	Charts  []Chart
+	Never   []string // actions never enabled
+	// NeverTitle heads Never when it is not "Actions never enabled" (a simulation's are
+	// never taken).
+	NeverTitle string
+	Timelines  []*Timeline
+	Links      []Link
+	_          struct{}
 }
 
 // Fact is one figure of the run's header: "distinct states" 693,375.

@@ -32,13 +32,6 @@ func (tl *Timeline) svg() template.HTML {
 		width, height, width, height, len(tl.Lanes), len(tl.Bands), len(tl.Steps))
 	b.WriteString(`<defs><marker id="` + tl.ID + `-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>`)
 	half := func(c int) float64 { return colHalf(x, c) }
-	// The lasso's cycle and the violations go under everything else.
-	if tl.Cycle > 0 {
-		last := lastActionView(tl.Steps)
-		x0, x1 := x[tl.Cycle]-half(tl.Cycle), x[last]+half(last)
-		fmt.Fprintf(&b, `<g class="cycle"><rect x="%.1f" y="%d" width="%.1f" height="%d"/><text x="%.1f" y="%d">↺ cycle: steps %d–%d repeat forever</text></g>`,
-			x0, axisH-14, x1-x0, height-axisH+14, x0+3, axisH-4, tl.Cycle, last)
-	}
 	// Axis: step numbers, every one when they fit.
 	b.WriteString(`<g class="axis">`)
 	every := 1
@@ -53,6 +46,13 @@ func (tl *Timeline) svg() template.HTML {
 	b.WriteString(`</g>`)
 	for l, name := range tl.Lanes {
 		tl.lane(&b, x, l, name)
+	}
+	// The lasso's cycle: a translucent band over the lanes, under the markers and arrows.
+	if tl.Cycle > 0 {
+		last := lastActionView(tl.Steps)
+		x0, x1 := x[tl.Cycle]-half(tl.Cycle), x[last]+half(last)
+		fmt.Fprintf(&b, `<g class="cycle"><rect x="%.1f" y="%d" width="%.1f" height="%d"/><text x="%.1f" y="%d">↺ cycle: steps %d–%d repeat forever</text></g>`,
+			x0, axisH-14, x1-x0, height-axisH+14, x0+3, axisH-4, tl.Cycle, last)
 	}
 	for i := range tl.Steps {
 		s := &tl.Steps[i]

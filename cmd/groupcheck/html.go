@@ -72,7 +72,7 @@ func (r *report) page(cmd string) *htmlreport.Page {
 		p.Props = append(p.Props, v)
 	}
 	p.Never = r.NeverTaken
-	p.Charts = append(p.Charts, r.coverageChart())
+	p.Charts = append(p.Charts, coverageChart("Coverage: transitions taken per action kind", r.Coverage))
 	if len(r.levels) > 1 {
 		p.Charts = append(p.Charts, levelsChart(r.levels))
 	}
@@ -110,13 +110,13 @@ func (r *report) timeline(i int, id string) *htmlreport.Timeline {
 	return tl
 }
 
-// coverageChart is the transitions taken per action kind, on a log scale; a kind never
-// enabled is a marked empty bar.
-func (r *report) coverageChart() htmlreport.Chart {
-	c := htmlreport.Chart{Title: "Coverage: transitions taken per action kind", Log: true,
-		Note: "log scale; a red, empty bar is an action never enabled in this world (often by design: its budget is zero)"}
+// coverageChart is the transitions (or walk steps) taken per action kind, on a log scale; a
+// kind never enabled is a marked empty bar.
+func coverageChart[N int | int64](title string, cov map[string]N) htmlreport.Chart {
+	c := htmlreport.Chart{Title: title, Log: true,
+		Note: "log scale; a red, empty bar is an action never taken in this world (often by design: its budget is zero)"}
 	for _, k := range spec.KindNames() {
-		n, ok := r.Coverage[k]
+		n, ok := cov[k]
 		if !ok {
 			continue
 		}
@@ -244,6 +244,10 @@ func (r *simReport) page(cmd string, cfg spec.Config) *htmlreport.Page {
 	}
 	if len(chart.Rows) > 0 {
 		p.Charts = append(p.Charts, chart)
+	}
+	p.Never, p.NeverTitle = r.NeverTaken, "Actions no walk took"
+	if len(r.Coverage) > 0 {
+		p.Charts = append(p.Charts, coverageChart("Coverage: walk steps per action kind", r.Coverage))
 	}
 	return p
 }
