@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/groupcheck/groupcheck/mutate"
@@ -41,7 +42,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o := mutate.Options{Root: ".", Packages: splitList(*pkgs), Exclude: splitList(*exclude), Jobs: *jobs,
-		Work: *work, Equivalents: eq, Log: stderr}
+		Work: *work, Equivalents: eq, Log: newStatusLog(stderr, mutateProgress)}
 	if *only != "" {
 		o.Select = func(m mutate.Mutant) bool { return strings.Contains(m.Key, *only) }
 	}
@@ -63,6 +64,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	rep, err := mutate.Run(o)
+	o.Log.(*statusLog).Done()
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
 		return 2
@@ -80,6 +82,10 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// mutateProgress are mutate's log lines that only say how far it got ("mutate: 12/340
+// mutants (1m5s)"): the status line on a terminal, nothing when piped.
+var mutateProgress = regexp.MustCompile(`^mutate: \d+/\d+ mutants`)
 
 func splitList(s string) []string {
 	var out []string

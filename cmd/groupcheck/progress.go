@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -135,3 +136,42 @@ func (p *progress) reader(f *os.File, what string) io.Reader {
 	}
 	return pr
 }
+
+// statusLog splits a log into what stays and what is progress: lines matching transient
+// update the status line on a terminal and are dropped off one; every other line is written
+// as is, after the status line is cleared so that it does not run into it. For libraries
+// that report progress as log lines (mutate.Options.Log).
+type statusLog struct {
+	p         *progress
+	w         io.Writer
+	transient *regexp.Regexp
+	partial   []byte
+}
+
+func newStatusLog(w io.Writer, transient *regexp.Regexp) *statusLog {
+	return &statusLog{p: newProgress(w), w: w, transient: transient}
+}
+
+func (l *statusLog) Write(b []byte) (int, error) {
+	l.partial = append(l.partial, b...)
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			return len(b), nil
+		}
+		line := l.partial[:i]
+		switch {
+		case l.transient.Match(line):
+			l.p.Printf("%s", line)
+		default:
+			l.p.Done()
+			if _, err := l.w.Write(l.partial[:i+1]); err != nil {
+				return len(b), err
+			}
+		}
+		l.partial = l.partial[i+1:]
+	}
+}
+
+// Done clears the status line.
+func (l *statusLog) Done() { l.p.Done() }

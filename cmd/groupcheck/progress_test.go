@@ -66,3 +66,26 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("Done twice writes %q", b.String())
 	}
 }
+
+// TestStatusLog: mutate's log keeps its lasting lines and turns its "N/M mutants" lines into
+// the status line on a terminal, dropping them when piped; lines may arrive in pieces.
+func TestStatusLog(t *testing.T) {
+	in := "mutate: 120 mutants\nmutate: 50/120 mutants (3s)\nmutate: ref"
+	rest := "erence a 10 states\nmutate: 100/120 mutants (7s)\n"
+	var piped bytes.Buffer
+	l := newStatusLog(&piped, mutateProgress)
+	l.Write([]byte(in))
+	l.Write([]byte(rest))
+	l.Done()
+	if want := "mutate: 120 mutants\nmutate: reference a 10 states\n"; piped.String() != want {
+		t.Errorf("piped: %q, want %q", piped.String(), want)
+	}
+	var term bytes.Buffer
+	l = &statusLog{p: &progress{w: &term}, w: &term, transient: mutateProgress}
+	l.Write([]byte(in + rest))
+	l.Done()
+	want := "mutate: 120 mutants\n\rmutate: 50/120 mutants (3s)\x1b[K\r\x1b[Kmutate: reference a 10 states\n\rmutate: 100/120 mutants (7s)\x1b[K\r\x1b[K"
+	if term.String() != want {
+		t.Errorf("terminal: %q\nwant      %q", term.String(), want)
+	}
+}
