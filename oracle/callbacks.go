@@ -35,7 +35,7 @@ func (s *scan) bookkeep(n *node, qs []part, e history.Event) {
 	if e.Kind == history.Assign {
 		what = "which it already holds: assigned before and never revoked or lost"
 	}
-	s.add(finding{prop: CallbacksConsistent, class: ClassViolation, at: e.Seq, parts: wrong,
+	s.found(finding{prop: CallbacksConsistent, class: ClassViolation, at: e.Seq, parts: wrong,
 		events: append([]history.Event{e}, earlier...), msg: func(ps string) string {
 			return fmt.Sprintf("%s's %s callback at %s names %s, %s", n.name, e.Kind, at(e), ps, what)
 		}})

@@ -2,7 +2,9 @@ package oracle
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,9 +25,17 @@ func Check(h history.History, o Options) Report {
 		r.Violations = []Violation{{Property: WellFormed, Class: ClassViolation, Message: err.Error()}}
 		return r
 	}
-	s := newScan(h)
-	s.run()
-	s.overlaps()
+	r = scanHistory(h).result()
+	if o.Linearizability != nil {
+		r.Linearizable = linearizable(o.Linearizability(h))
+		r.Checked = append(r.Checked, Linearizability)
+	}
+	return r
+}
+
+// result is the report of a finished scan, linearizability not checked.
+func (s *scan) result() Report {
+	r := Report{Events: s.events, Linearizable: LinNotChecked}
 	for _, n := range s.nodes {
 		if n.member {
 			r.Members++
@@ -39,24 +49,89 @@ func Check(h history.History, o Options) Report {
 		}
 	}
 	r.Checked = append(r.Checked, Plain...)
-	if o.Linearizability != nil {
-		r.Linearizable = linearizable(o.Linearizability(h))
-		r.Checked = append(r.Checked, Linearizability)
-	}
 	return r
 }
 
-// CheckReader reads a JSON-lines history (history.Read: strict, the error names the line)
-// and checks it.
+// CheckReader reads a JSON-lines history (history.Reader: strict, the error names the line and
+// the field) and checks it. Without Options.Linearizability it streams: it reads the input
+// twice (a file directly, any other reader through a temporary file) and holds only live
+// state, never the history. With it, the history is read into memory for the search.
 func CheckReader(r io.Reader, o Options) (Report, error) {
-	h, err := history.Read(r)
+	if o.Linearizability != nil {
+		h, err := history.Read(progressReader(r, o.Progress, 0))
+		if err != nil {
+			return Report{}, err
+		}
+		if !checkable(h) {
+			return Report{}, ErrNothingToCheck
+		}
+		return Check(h, o), nil
+	}
+	rs, done, err := rewindable(r)
 	if err != nil {
 		return Report{}, err
 	}
-	if !checkable(h) {
+	defer done()
+	b := newLookaheadBuilder()
+	events, err := stream(progressReader(rs, o.Progress, 1), b.add)
+	if err != nil {
+		return Report{}, err
+	}
+	if events == 0 {
 		return Report{}, ErrNothingToCheck
 	}
-	return Check(h, o), nil
+	if _, err := rs.Seek(0, io.SeekStart); err != nil {
+		return Report{}, fmt.Errorf("history: rewinding for the second pass: %v", err)
+	}
+	s := newScan(b.la)
+	if _, err := stream(progressReader(rs, o.Progress, 2), s.add); err != nil {
+		return Report{}, err
+	}
+	s.finish()
+	return s.result(), nil
+}
+
+// stream reads every event of r into fn and counts the checkable ones.
+func stream(r io.Reader, fn func(history.Event)) (int, error) {
+	rd := history.NewReader(r)
+	n := 0
+	for {
+		e, err := rd.Next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if e.Kind != history.Mark {
+			n++
+		}
+		fn(e)
+	}
+}
+
+// rewindable returns r as something that can be read twice: itself if it seeks (a file),
+// else a temporary file it was copied to, removed by done.
+func rewindable(r io.Reader) (io.ReadSeeker, func(), error) {
+	if rs, ok := r.(io.ReadSeeker); ok {
+		if _, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			return rs, func() {}, nil
+		}
+	}
+	f, err := os.CreateTemp("", "groupcheck-history-*.jsonl")
+	if err != nil {
+		return nil, nil, fmt.Errorf("history: a temporary file for the second pass: %v", err)
+	}
+	done := func() { f.Close(); os.Remove(f.Name()) }
+	if _, err := io.Copy(f, r); err != nil {
+		done()
+		return nil, nil, fmt.Errorf("history: %v", err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		done()
+		return nil, nil, fmt.Errorf("history: %v", err)
+	}
+	return f, done, nil
 }
 
 // ErrNothingToCheck is an empty history, or one with only harness marks: no report can say
@@ -95,7 +170,7 @@ type finding struct {
 	msg         func(parts string) string
 }
 
-func (s *scan) add(f finding) { s.findings = append(s.findings, f) }
+func (s *scan) found(f finding) { s.findings = append(s.findings, f) }
 
 // report merges findings that differ only in their partitions (a callback over many
 // partitions tells one story) and orders them by when they became evident.

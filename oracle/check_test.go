@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"reflect"
 	"strings"
 	"sync"
@@ -216,5 +217,29 @@ func TestNothingToCheck(t *testing.T) {
 		if _, err := CheckReader(&b, Options{}); err != ErrNothingToCheck {
 			t.Errorf("%d events: CheckReader error %v, want ErrNothingToCheck", len(h), err)
 		}
+	}
+}
+
+// TestCheckReaderStreams: a reader that cannot seek (standard input) is spooled for the second
+// pass and judged as the same history in memory; Progress hears of both passes.
+func TestCheckReaderStreams(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := writeBigHistory(&b, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	h, err := history.Read(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes := map[int]int64{}
+	r, err := CheckReader(io.MultiReader(bytes.NewReader(b.Bytes())), Options{Progress: func(pass int, n int64) { passes[pass] = n }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Check(h, Options{}); !reflect.DeepEqual(r, want) {
+		t.Errorf("streamed:\n%s\nin memory:\n%s", r, want)
+	}
+	if n := int64(b.Len()); passes[1] != n || passes[2] != n || len(passes) != 2 {
+		t.Errorf("progress %v, want both passes to reach %d bytes", passes, n)
 	}
 }

@@ -35,7 +35,7 @@ func (s *scan) checkClaim(n *node, e history.Event) {
 	sort.Slice(wrong, func(i, j int) bool { return wrong[i].less(wrong[j]) })
 	owned := n.ownedParts()
 	claim := joinParts(partsOf(e.Owned))
-	s.add(finding{prop: ClaimsTruthful, class: ClassViolation, at: e.Seq, parts: wrong, events: []history.Event{e},
+	s.found(finding{prop: ClaimsTruthful, class: ClassViolation, at: e.Seq, parts: wrong, events: []history.Event{e},
 		msg: func(ps string) string {
 			return fmt.Sprintf("%s's JoinGroup at %s claims (%s) but by its callbacks it owns (%s): %s misstated",
 				n.name, at(e), claim, joinParts(owned), ps)

@@ -20,15 +20,15 @@ type commitCheck struct {
 // wireCommit judges an OffsetCommit request tapped on the wire as a commit, unless it carries
 // no member ID (a commit from outside the group, which Kafka accepts for an empty group) or
 // one of the node's client commits is under way (it is that commit, judged by its own event).
-func (s *scan) wireCommit(n *node, i int, e history.Event) {
+func (s *scan) wireCommit(n *node, retro *history.Event, e history.Event) {
 	if e.Phase == history.Begin && (e.Member == "" || n.commits > 0) {
 		return
 	}
-	s.commit(n, i, e)
+	s.commit(n, retro, e)
 }
 
 // commit notes what a commit began with, and judges it by its outcome at its end.
-func (s *scan) commit(n *node, i int, e history.Event) {
+func (s *scan) commit(n *node, retro *history.Event, e history.Event) {
 	if e.Kind == history.Commit {
 		if e.Phase == history.Begin {
 			n.commits++
@@ -37,7 +37,7 @@ func (s *scan) commit(n *node, i int, e history.Event) {
 		}
 	}
 	if e.Phase == history.Begin {
-		c := &commitCheck{begin: e, parts: s.partsOfInterval(e), fence: n.fence, seg: n.status(s.retro(i))}
+		c := &commitCheck{begin: e, parts: s.partsOfInterval(e), fence: n.fence, seg: n.status(retro)}
 		for _, q := range c.parts {
 			if n.owned[q] == nil {
 				c.notOwned = append(c.notOwned, q)
@@ -61,7 +61,7 @@ func (s *scan) commit(n *node, i int, e history.Event) {
 	case e.OK() && (c.fence != nil || len(c.notOwned) > 0):
 		s.acceptedCommit(n, c, e)
 	case commitFencing[e.Err]:
-		s.add(finding{prop: CommitFromOwner, class: ClassZombie, at: e.Seq, parts: c.parts,
+		s.found(finding{prop: CommitFromOwner, class: ClassZombie, at: e.Seq, parts: c.parts,
 			events: append([]history.Event{c.begin, e}, c.seg.why...), msg: func(ps string) string {
 				why := c.seg.note
 				if why == "" {
@@ -84,7 +84,7 @@ func (s *scan) acceptedCommit(n *node, c *commitCheck, e history.Event) {
 		events = append(events, *c.fence)
 		why = append(why, fmt.Sprintf("the coordinator had fenced %s at %s", n.name, at(*c.fence)))
 	}
-	s.add(finding{prop: CommitFromOwner, class: ClassViolation, at: e.Seq, parts: c.parts,
+	s.found(finding{prop: CommitFromOwner, class: ClassViolation, at: e.Seq, parts: c.parts,
 		events: events, msg: func(ps string) string {
 			return fmt.Sprintf("%s's %s of %s begun at %s was accepted at %s, but %s",
 				n.name, commitName(c.begin), ps, at(c.begin), at(e), strings.Join(why, ", and "))

@@ -38,7 +38,7 @@ func (s *scan) coordinatorEvent(e history.Event) {
 	case e.Phase == history.Begin:
 		c.begin(e)
 	case answered(e):
-		s.answer(s.h[s.ix.begin[e.ID]], e)
+		s.answer(s.begin(e), e)
 	default:
 		delete(c.floor, e.ID)
 		delete(c.pending, e.ID)
@@ -90,7 +90,7 @@ func (s *scan) answer(b, e history.Event) {
 		s.joinAnswer(b, e, floor, hasFloor)
 	case history.ConsumerGroupHeartbeat:
 		if b.Gen > 0 && e.Gen > 0 && e.Gen < b.Gen {
-			s.add(finding{prop: CoordinatorGenerationRises, class: ClassViolation, at: e.Seq,
+			s.found(finding{prop: CoordinatorGenerationRises, class: ClassViolation, at: e.Seq,
 				events: []history.Event{b, e}, msg: func(string) string {
 					return fmt.Sprintf("the coordinator answered %s's ConsumerGroupHeartbeat at epoch %d (begun at %s) with epoch %d at %s",
 						member, b.Gen, at(b), e.Gen, at(e))
@@ -108,7 +108,7 @@ func (s *scan) joinAnswer(b, e history.Event, floor history.Event, hasFloor bool
 		return
 	}
 	if hasFloor && e.Gen < floor.Gen {
-		s.add(finding{prop: CoordinatorGenerationRises, class: ClassViolation, at: e.Seq,
+		s.found(finding{prop: CoordinatorGenerationRises, class: ClassViolation, at: e.Seq,
 			events: []history.Event{floor, b, e}, msg: func(string) string {
 				return fmt.Sprintf("%s's JoinGroup begun at %s was answered with generation %d at %s, after %s's JoinGroup had been answered with generation %d at %s",
 					b.Node, at(b), e.Gen, at(e), floor.Node, floor.Gen, at(floor))
@@ -126,7 +126,7 @@ func (s *scan) joinAnswer(b, e history.Event, floor history.Event, hasFloor bool
 		return
 	}
 	if first.Leader != e.Leader {
-		s.add(finding{prop: OneLeaderPerGeneration, class: ClassViolation, at: e.Seq,
+		s.found(finding{prop: OneLeaderPerGeneration, class: ClassViolation, at: e.Seq,
 			events: []history.Event{first, e}, msg: func(string) string {
 				return fmt.Sprintf("generation %d has two leaders: %s's JoinGroup answer at %s names %s, %s's at %s names %s",
 					e.Gen, first.Node, at(first), first.Leader, e.Node, at(e), e.Leader)
@@ -146,7 +146,7 @@ func (s *scan) handedOut(b, e history.Event) {
 	if prev.Node == e.Node {
 		return
 	}
-	s.add(finding{prop: MemberIDUnique, class: ClassViolation, at: e.Seq,
+	s.found(finding{prop: MemberIDUnique, class: ClassViolation, at: e.Seq,
 		events: []history.Event{prev, b, e}, msg: func(string) string {
 			return fmt.Sprintf("the coordinator handed member ID %s to %s at %s and to %s at %s",
 				e.Member, prev.Node, at(prev), e.Node, at(e))
@@ -161,7 +161,7 @@ func (s *scan) acceptedAfterRemoval(b, e history.Event, member string, removal h
 	if removal.Kind == history.Fenced {
 		how = "was removed"
 	}
-	s.add(finding{prop: RemovedStaysRemoved, class: ClassViolation, at: e.Seq,
+	s.found(finding{prop: RemovedStaysRemoved, class: ClassViolation, at: e.Seq,
 		events: []history.Event{removal, b, e}, msg: func(string) string {
 			return fmt.Sprintf("the coordinator accepted %s's %s begun at %s (answered at %s), but member %s %s at %s",
 				b.Node, b.Op, at(b), at(e), member, how, at(removal))

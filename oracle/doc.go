@@ -98,6 +98,15 @@
 // (group states, SyncGroup assignments, member lists, KIP-848 assignment overlaps) is
 // oracle/lin's, run by Options.Linearizability; Report.Checked says which ran.
 //
+// The check streams, in two passes. The first keeps only what the second must know ahead
+// of time: partitions noted on an interval's end, and for each fencing answer the stretch of
+// its node's events it puts in doubt. The second follows the nodes and keeps live state only:
+// open intervals and ownerships, the overlapping ownerships under way (judged when one of
+// them ends, since their class depends on the statuses over the overlap), and each node's
+// status history back to the oldest such overlap. CheckReader reads a file twice (any other
+// reader through a temporary file) and never holds the history; memory follows the members,
+// partitions and open intervals, not the length of the file.
+//
 // Check runs in O(n log n) for n events plus the overlaps it reports, and is deterministic:
 // findings are ordered by the seq where they became evident, then property and message.
 package oracle

@@ -97,9 +97,7 @@ func FuzzCheckHistory(f *testing.F) {
 		}
 		r := Check(h, Options{})
 		checkReport(t, h, r)
-		s := newScan(h)
-		s.run()
-		s.overlaps()
+		s := scanHistory(h)
 		got := overlapKeys(s.findings)
 		if want := naiveOverlaps(h); !slices.Equal(got, want) {
 			t.Fatalf("overlaps %v, naive %v\n%s", got, want, r)

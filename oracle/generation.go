@@ -11,7 +11,7 @@ import (
 func (s *scan) generation(n *node, e history.Event) {
 	if e.Member != "" {
 		if prev, ok := n.gens[e.Member]; ok && e.Gen < prev.Gen && !resetGen(n.proto, e.Gen) {
-			s.add(finding{prop: GenerationMonotonic, class: ClassViolation, at: e.Seq,
+			s.found(finding{prop: GenerationMonotonic, class: ClassViolation, at: e.Seq,
 				events: []history.Event{prev, e}, msg: func(string) string {
 					return fmt.Sprintf("%s, member %s, observed generation %d at %s after %d at %s",
 						n.name, e.Member, e.Gen, at(e), prev.Gen, at(prev))

@@ -24,14 +24,14 @@ func (s *scan) checkLost(n *node, qs []part, end history.Event) {
 	if !ok || len(qs) == 0 || n.evidence > ls.since || n.closing != nil {
 		return
 	}
-	begin := s.h[s.ix.begin[end.ID]]
+	begin := s.begin(end)
 	events := []history.Event{begin, end}
 	since := "its start"
 	if ls.gen != nil {
 		events = append(events, *ls.gen)
 		since = fmt.Sprintf("its generation %s/%d at %s", ls.gen.Member, ls.gen.Gen, at(*ls.gen))
 	}
-	s.add(finding{prop: LostOnlyAfterMembershipLost, class: ClassViolation, at: begin.Seq, parts: qs,
+	s.found(finding{prop: LostOnlyAfterMembershipLost, class: ClassViolation, at: begin.Seq, parts: qs,
 		events: events, msg: func(ps string) string {
 			return fmt.Sprintf("%s called onPartitionsLost with %s at %s, but nothing since %s shows it lost its membership (no cut, fence, or failed request or commit)",
 				n.name, ps, at(begin), since)

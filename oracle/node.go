@@ -189,3 +189,13 @@ func (n *node) at(seq int64) segment {
 	}
 	return n.timeline[i-1]
 }
+
+// prune forgets the segments no judgment can ask for: those before the one in force at lo
+// (the earliest seq a pending overlap may ask about), always keeping the one in force now.
+func (n *node) prune(lo int64) {
+	i := sort.Search(len(n.timeline), func(i int) bool { return n.timeline[i].from > lo }) - 1
+	i = min(max(i, 0), len(n.timeline)-1)
+	if i > 0 {
+		n.timeline = append([]segment(nil), n.timeline[i:]...)
+	}
+}

@@ -2,44 +2,96 @@ package oracle
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
-// overlaps sweeps each partition's ownership intervals in order of their start: every interval
-// that begins while another node's is still open is a revoke-before-assign finding (on the
-// callback edges, in Seq order), and an exclusive-ownership one when the two also overlap for
-// a positive time.
-func (s *scan) overlaps() {
-	qs := make([]part, 0, len(s.owns))
-	for q := range s.owns {
-		qs = append(qs, q)
-	}
-	sort.Slice(qs, func(i, j int) bool { return qs[i].less(qs[j]) })
-	for _, q := range qs {
-		var active []*interval
-		for _, b := range s.owns[q] {
-			keep := active[:0]
-			for _, a := range active {
-				if a.endSeq > b.start.Seq {
-					keep = append(keep, a)
-				}
-			}
-			active = keep
-			for _, a := range active {
-				if a.node == b.node {
-					continue
-				}
-				s.revokeBeforeAssign(a, b)
-				if b.start.T < min(a.endT, b.endT) {
-					s.exclusive(a, b)
-				}
-			}
-			active = append(active, b)
+// pair is two nodes' ownerships of one partition, b begun while a was still owned. Its
+// classes depend on the nodes' statuses over the overlap, so it is judged for
+// exclusive-ownership once either ends and for revoke-before-assign once a ends (its report
+// names a's release), or when the history ends.
+type pair struct {
+	a, b      *interval
+	exclusive bool // exclusive-ownership judged
+}
+
+// overlapping notes a new ownership b: it overlaps every ownership of its partition by
+// another node that has not ended.
+func (s *scan) overlapping(b *interval) {
+	for _, a := range s.active[b.q] {
+		if a.node != b.node {
+			s.pairs = append(s.pairs, &pair{a: a, b: b})
 		}
 	}
+	s.active[b.q] = append(s.active[b.q], b)
+}
+
+// ended notes that an ownership ended.
+func (s *scan) ended(iv *interval) {
+	as := s.active[iv.q]
+	for i, a := range as {
+		if a == iv {
+			as = append(as[:i], as[i+1:]...)
+			break
+		}
+	}
+	if len(as) == 0 {
+		delete(s.active, iv.q)
+	} else {
+		s.active[iv.q] = as
+	}
+}
+
+// judgePairs judges what the event at seq settled: every interval that began while another
+// node's was still open is a revoke-before-assign finding (on the callback edges, in Seq
+// order), and an exclusive-ownership one when the two also overlap for a positive time.
+func (s *scan) judgePairs() {
+	if len(s.pairs) == 0 {
+		return
+	}
+	kept := s.pairs[:0]
+	for _, p := range s.pairs {
+		if !p.exclusive && (p.a.end != nil || p.b.end != nil) {
+			s.judgeExclusive(p)
+		}
+		if p.a.end == nil {
+			kept = append(kept, p)
+			continue
+		}
+		s.revokeBeforeAssign(p.a, p.b)
+	}
+	clear(s.pairs[len(kept):])
+	s.pairs = kept
+}
+
+func (s *scan) judgeExclusive(p *pair) {
+	p.exclusive = true
+	if p.b.start.T < min(p.a.endT, p.b.endT) {
+		s.exclusive(p.a, p.b)
+	}
+}
+
+// finish judges the overlaps still under way when the history ends.
+func (s *scan) finish() {
+	for _, p := range s.pairs {
+		if !p.exclusive {
+			s.judgeExclusive(p)
+		}
+		s.revokeBeforeAssign(p.a, p.b)
+	}
+	s.pairs = nil
+}
+
+// oldestPair is the earliest seq a pair still to be judged may ask a node's status at.
+func (s *scan) oldestPair() int64 {
+	lo := int64(math.MaxInt64)
+	for _, p := range s.pairs {
+		lo = min(lo, p.b.start.Seq)
+	}
+	return lo
 }
 
 // revokeBeforeAssign reports b's assign beginning while a still owned the partition.
@@ -49,7 +101,7 @@ func (s *scan) revokeBeforeAssign(a, b *interval) {
 	if a.end != nil {
 		events = append(events, *a.end)
 	}
-	s.add(finding{prop: RevokeBeforeAssign, class: class, at: b.start.Seq, parts: []part{a.q},
+	s.found(finding{prop: RevokeBeforeAssign, class: class, at: b.start.Seq, parts: []part{a.q},
 		events: events, msg: func(ps string) string {
 			return fmt.Sprintf("%s began assigning %s at %s while %s still owned %s (assigned at %s, %s); %s",
 				b.node, ps, at(b.start), a.node, pronoun(ps), at(a.start), ended(a), note)
@@ -69,7 +121,7 @@ func (s *scan) exclusive(a, b *interval) {
 		events = append(events, *last)
 		until = at(*last)
 	}
-	s.add(finding{prop: ExclusiveOwnership, class: class, at: b.start.Seq, parts: []part{a.q},
+	s.found(finding{prop: ExclusiveOwnership, class: class, at: b.start.Seq, parts: []part{a.q},
 		events: events, msg: func(ps string) string {
 			return fmt.Sprintf("%s and %s both owned %s from %s to %s (%s since %s, %s since %s); %s",
 				a.node, b.node, ps, at(b.start), until, a.node, at(a.start), b.node, at(b.start), note)

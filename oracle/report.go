@@ -15,6 +15,11 @@ type Options struct {
 	// An error means no verdict (for example a timeout) and does not fail the report.
 	Linearizability func(history.History) (ok bool, detail string, err error)
 
+	// Progress, when non-nil, is told while CheckReader reads: the pass (0: the one reading
+	// of a history checked in memory; 1 and 2: the two passes of a streamed check) and the
+	// bytes read in it so far, about every MiB.
+	Progress func(pass int, bytes int64)
+
 	_ struct{} // keyed literals only, so that options can be added
 }
 

@@ -7,18 +7,25 @@ import (
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
-// scan is one pass over a validated history in Seq order: it follows every node (ownership
-// from its callbacks, membership from what the coordinator told it), checks the properties
-// that are judged at one event, and keeps the ownership intervals for the overlap sweep.
+// scan is the main pass over a validated history in Seq order, fed one event at a time: it
+// follows every node (ownership from its callbacks, membership from what the coordinator told
+// it), checks the properties that are judged at one event, and judges each pair of
+// overlapping ownerships once the overlap is over. It keeps live state only: the nodes, the
+// open intervals and ownerships, the overlaps under way, and the status history a pending
+// overlap still needs.
 type scan struct {
-	h        history.History
-	ix       *index
+	la       *lookahead
+	rt       router
+	retroCur map[string]int
+	open     map[int64]history.Event // begins of the intervals under way
 	nodes    map[string]*node
-	owns     map[part][]*interval // per partition, in order of their start
+	active   map[part][]*interval // per partition, the ownerships not yet ended, in order of their start
+	pairs    []*pair              // overlapping ownerships not yet judged
 	lost     map[int64]lostStart  // open lost callbacks by ID
 	commits  map[int64]*commitCheck
 	coord    *coordinator
 	findings []finding
+	events   int
 }
 
 // interval is one node's ownership of one partition: from its assign's begin until the event
@@ -31,27 +38,59 @@ type interval struct {
 	endSeq, endT int64
 }
 
-func newScan(h history.History) *scan {
-	return &scan{h: h, ix: newIndex(h), nodes: map[string]*node{}, owns: map[part][]*interval{},
-		lost: map[int64]lostStart{}, commits: map[int64]*commitCheck{}, coord: newCoordinator()}
+func newScan(la *lookahead) *scan {
+	return &scan{la: la, rt: newRouter(), retroCur: map[string]int{}, open: map[int64]history.Event{},
+		nodes: map[string]*node{}, active: map[part][]*interval{}, lost: map[int64]lostStart{},
+		commits: map[int64]*commitCheck{}, coord: newCoordinator()}
 }
 
-func (s *scan) run() {
-	for i, e := range s.h {
-		if s.ix.dead[i] {
-			continue // a dead process observes nothing (history.Recorder drops these too)
+// scanHistory runs both passes over an in-memory history.
+func scanHistory(h history.History) *scan {
+	b := newLookaheadBuilder()
+	for _, e := range h {
+		b.add(e)
+	}
+	s := newScan(b.la)
+	for _, e := range h {
+		s.add(e)
+	}
+	s.finish()
+	return s
+}
+
+// add is the main pass's step: one event.
+func (s *scan) add(e history.Event) {
+	s.events++
+	if e.Phase == history.Begin {
+		s.open[e.ID] = e
+	}
+	defer func() {
+		if e.Phase == history.End {
+			delete(s.open, e.ID)
 		}
-		n := s.node(s.ix.target[i])
-		if e.Proto != "" {
-			n.proto = e.Proto
-		}
-		if e.Kind != history.Mark && e.Kind != history.Fenced {
-			n.member = true
-		}
-		s.step(n, i, e)
-		n.mark(e, s.retro(i))
+	}()
+	name, dead := s.rt.route(e)
+	if dead {
+		return // a dead process observes nothing (history.Recorder drops these too)
+	}
+	n := s.node(name)
+	if e.Proto != "" {
+		n.proto = e.Proto
+	}
+	if e.Kind != history.Mark && e.Kind != history.Fenced {
+		n.member = true
+	}
+	retro := s.retroAt(name, e.Seq)
+	s.step(n, retro, e)
+	n.mark(e, retro)
+	s.judgePairs()
+	if len(n.timeline) > 64 {
+		n.prune(s.oldestPair())
 	}
 }
+
+// begin is the begin of the interval that e ends.
+func (s *scan) begin(e history.Event) history.Event { return s.open[e.ID] }
 
 func (s *scan) node(name string) *node {
 	n := s.nodes[name]
@@ -62,14 +101,7 @@ func (s *scan) node(name string) *node {
 	return n
 }
 
-func (s *scan) retro(i int) *history.Event {
-	if r := s.ix.retro[i]; r >= 0 {
-		return &s.h[r]
-	}
-	return nil
-}
-
-func (s *scan) step(n *node, i int, e history.Event) {
+func (s *scan) step(n *node, retro *history.Event, e history.Event) {
 	switch e.Kind {
 	case history.Start:
 		s.releaseAll(n, e)
@@ -100,12 +132,12 @@ func (s *scan) step(n *node, i int, e history.Event) {
 	case history.Assign, history.Revoke, history.Lost:
 		s.callback(n, e)
 	case history.Commit:
-		s.commit(n, i, e)
+		s.commit(n, retro, e)
 	case history.Request:
 		s.request(n, e)
 		s.coordinatorEvent(e)
 		if e.Op == history.OffsetCommit {
-			s.wireCommit(n, i, e)
+			s.wireCommit(n, retro, e)
 		}
 	}
 }
@@ -113,14 +145,10 @@ func (s *scan) step(n *node, i int, e history.Event) {
 // partsOfInterval is what an interval event is about: its begin's and its end's Parts, so
 // that a recorder may note them on either edge.
 func (s *scan) partsOfInterval(e history.Event) []part {
-	other, ok := s.ix.end[e.ID]
 	if e.Phase == history.End {
-		other, ok = s.ix.begin[e.ID]
+		return partsOf(e.Parts, s.begin(e).Parts)
 	}
-	if !ok {
-		return partsOf(e.Parts)
-	}
-	return partsOf(e.Parts, s.h[other].Parts)
+	return partsOf(e.Parts, s.la.endParts[e.ID])
 }
 
 func (s *scan) callback(n *node, e history.Event) {
@@ -151,7 +179,7 @@ func (s *scan) callback(n *node, e history.Event) {
 // began is owned again, whenever this callback returns (a revoke acknowledged early, with
 // the client rejoining and being given the partition back while it still runs).
 func (s *scan) notReassigned(n *node, qs []part, e history.Event) []part {
-	began := s.h[s.ix.begin[e.ID]].Seq
+	began := s.begin(e).Seq
 	out := qs[:0:0]
 	for _, q := range qs {
 		if n.assigned[q] < began {
@@ -169,7 +197,7 @@ func (s *scan) acquire(n *node, qs []part, e history.Event) {
 		}
 		iv := &interval{node: n.name, q: q, start: e, endSeq: math.MaxInt64, endT: math.MaxInt64}
 		n.owned[q] = iv
-		s.owns[q] = append(s.owns[q], iv)
+		s.overlapping(iv)
 	}
 }
 
@@ -179,6 +207,7 @@ func (s *scan) release(n *node, qs []part, e history.Event) {
 			iv.end, iv.endSeq, iv.endT = &e, e.Seq, e.T
 			delete(n.owned, q)
 			n.released[q] = e
+			s.ended(iv)
 		}
 	}
 }
@@ -241,7 +270,7 @@ func (s *scan) request(n *node, e history.Event) {
 		n.evidence = e.Seq
 	}
 	if isMembership(e) {
-		s.membershipAnswer(n, s.h[s.ix.begin[e.ID]], e)
+		s.membershipAnswer(n, s.begin(e), e)
 	}
 }
 

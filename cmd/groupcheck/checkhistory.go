@@ -87,14 +87,35 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// readReport checks the history at path (- for standard input): a file is given to the oracle
+// as it is, so that it can read it twice without holding it, and the status line shows each
+// pass.
 func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, error) {
-	if path == "-" {
-		return oracle.CheckReader(stdin, o)
+	in := stdin
+	var size int64
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return oracle.Report{}, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil {
+			size = st.Size()
+		}
+		in = f
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return oracle.Report{}, err
+	if prog != nil {
+		o.Progress = func(pass int, n int64) {
+			what := "reading"
+			if pass > 0 {
+				what = fmt.Sprintf("pass %d of 2", pass)
+			}
+			if size > 0 {
+				prog.Printf("check-history %s: %s, read %d%% (%d of %d MiB)", path, what, 100*n/size, n>>20, size>>20)
+			} else {
+				prog.Printf("check-history %s: %s, read %d MiB", path, what, n>>20)
+			}
+		}
 	}
-	defer f.Close()
-	return oracle.CheckReader(prog.reader(f, "check-history "+path), o)
+	return oracle.CheckReader(in, o)
 }
