@@ -117,4 +117,14 @@
 // may have come after it. Provenance (which operation taught each fact) is carried for the
 // messages and is not part of the key. Operations are porcupine operations whose Input is the
 // whole request and response, on one client per node.
+//
+// Porcupine's search keeps a bitset of the operations linearized so far for every state it
+// caches, so its memory grows with the square of the operations: 2.6 GB for the 150,000 of a
+// 50 MB history. Check therefore searches segment by segment, cutting where the history is
+// quiescent (every operation before the cut returned before any after it was called, so every
+// linearization orders the segments as the history does), each segment from the state
+// porcupine's linearization of the one before ended in. Success is a linearization of the
+// whole; a segment without one may only mean another order of an earlier segment was needed,
+// so then the whole history is searched at once and its verdict and explanation are reported.
+// CheckAndVisualize always searches the whole history (the visualization draws it).
 package lin
