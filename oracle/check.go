@@ -55,9 +55,10 @@ func (s *scan) result() Report {
 // CheckReader reads a JSON-lines history (history.Reader: strict, the error names the line and
 // the field) and checks it. Without Options.Linearizability it streams: it reads the input
 // twice (a file directly, any other reader through a temporary file) and holds only live
-// state, never the history. With it, the history is read into memory for the search.
+// state, never the history; Options.LinearizabilityStream is fed in the second pass. With
+// only Options.Linearizability, the history is read into memory for the search.
 func CheckReader(r io.Reader, o Options) (Report, error) {
-	if o.Linearizability != nil {
+	if o.Linearizability != nil && o.LinearizabilityStream == nil {
 		h, err := history.Read(progressReader(r, o.Progress, 0))
 		if err != nil {
 			return Report{}, err
@@ -84,11 +85,25 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 		return Report{}, fmt.Errorf("history: rewinding for the second pass: %v", err)
 	}
 	s := newScan(b.la)
-	if _, err := stream(progressReader(rs, o.Progress, 2), s.add); err != nil {
+	add := s.add
+	var lc StreamChecker
+	if o.LinearizabilityStream != nil {
+		lc = o.LinearizabilityStream()
+		add = func(e history.Event) {
+			lc.Add(e) // a refused event is remembered for the verdict
+			s.add(e)
+		}
+	}
+	if _, err := stream(progressReader(rs, o.Progress, 2), add); err != nil {
 		return Report{}, err
 	}
 	s.finish()
-	return s.result(), nil
+	rep := s.result()
+	if lc != nil {
+		rep.Linearizable = linearizable(lc.Verdict())
+		rep.Checked = append(rep.Checked, Linearizability)
+	}
+	return rep, nil
 }
 
 // stream reads every event of r into fn and counts the checkable ones.

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
@@ -241,5 +243,29 @@ func TestCheckReaderStreams(t *testing.T) {
 	}
 	if n := int64(b.Len()); passes[1] != n || passes[2] != n || len(passes) != 2 {
 		t.Errorf("progress %v, want both passes to reach %d bytes", passes, n)
+	}
+}
+
+// TestLinearizabilityStreamed: the streamed search (LinearizabilityStream: only the requests
+// are held) gives the verdict the in-memory one gives, on a clean history and on kfake's two
+// leaders.
+func TestLinearizabilityStreamed(t *testing.T) {
+	for _, file := range []string{"testdata/cooperative-clean.jsonl", "../conformance/franzgo/testdata/kfake-two-leaders-cooperative.jsonl"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole, err := CheckReader(bytes.NewReader(b), Options{Linearizability: Linearizable(time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, err := CheckReader(bytes.NewReader(b), Options{LinearizabilityStream: LinearizableStream(time.Minute)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if streamed.Linearizable == LinNotChecked || (streamed.Linearizable == LinYes) != (whole.Linearizable == LinYes) ||
+			!reflect.DeepEqual(streamed.Checked, whole.Checked) || !reflect.DeepEqual(streamed.Violations, whole.Violations) {
+			t.Errorf("%s: streamed %q, whole %q", file, streamed.Linearizable, whole.Linearizable)
+		}
 	}
 }

@@ -15,12 +15,25 @@ type Options struct {
 	// An error means no verdict (for example a timeout) and does not fail the report.
 	Linearizability func(history.History) (ok bool, detail string, err error)
 
+	// LinearizabilityStream, when non-nil, is what CheckReader uses instead of
+	// Linearizability: a checker fed the events one at a time, so that the history is not held
+	// in memory for the search (only the coordinator's requests are). LinearizableStream is
+	// the one most callers want.
+	LinearizabilityStream func() StreamChecker
+
 	// Progress, when non-nil, is told while CheckReader reads: the pass (0: the one reading
 	// of a history checked in memory; 1 and 2: the two passes of a streamed check) and the
 	// bytes read in it so far, about every MiB.
 	Progress func(pass int, bytes int64)
 
 	_ struct{} // keyed literals only, so that options can be added
+}
+
+// StreamChecker is a check fed a history one event at a time (in order, validated), then
+// asked for its verdict, as Options.Linearizability answers.
+type StreamChecker interface {
+	Add(e history.Event) error
+	Verdict() (ok bool, detail string, err error)
 }
 
 // Violation is one broken property, with the events that show it (in Seq order).

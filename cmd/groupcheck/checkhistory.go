@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/groupcheck/groupcheck/oracle"
@@ -38,7 +39,9 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	}
 	var o oracle.Options
 	var htmlErr error
-	if *linearizability {
+	if *linearizability && *html == "" {
+		o.LinearizabilityStream = oracle.LinearizableStream(*timeout) // the history is not held
+	} else if *linearizability {
 		o.Linearizability = func(h history.History) (bool, string, error) {
 			res, err := lin.Check(h, *timeout)
 			if err == nil && !res.OK && *html != "" {
@@ -109,6 +112,7 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 		}
 		in = f
 	}
+	limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil)
 	if prog != nil {
 		o.Progress = func(pass int, n int64) {
 			what := "reading"
@@ -123,4 +127,28 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 		}
 	}
 	return oracle.CheckReader(in, o)
+}
+
+// memoryMargin is what the process holds outside the garbage-collected heap (code, stacks,
+// runtime), left out of the heap's limit.
+const memoryMargin = 8 << 20
+
+// limitMemory asks the garbage collector to keep the heap small unless GOMEMLIMIT says
+// otherwise: 32 MiB for the plain check, whose live state does not grow with the file, and
+// within twice the file's size with the search, which holds the coordinator's requests.
+// Without a limit the collector lets garbage grow with the reading rate, and more so on a
+// loaded machine. The limit is soft: a check that needs more (a failing history searched
+// whole) gets it, at the cost of more collection.
+func limitMemory(size int64, search bool) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	limit := int64(32 << 20)
+	switch {
+	case search && size <= 0:
+		return // standard input: no size to go by
+	case search:
+		limit = max(limit, 2*size-memoryMargin)
+	}
+	debug.SetMemoryLimit(limit)
 }

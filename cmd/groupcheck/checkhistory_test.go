@@ -136,6 +136,11 @@ func TestCheckHistoryLinearizability(t *testing.T) {
 	if code := run([]string{"check-history", "--linearizability", cleanHistory}, &out, &errb); code != 0 || !strings.Contains(out.String(), "linearizable: yes") {
 		t.Errorf("clean history: exit %d, want 0 and linearizable: yes\n%s%s", code, out.String(), errb.String())
 	}
+	out.Reset()
+	if code := run([]string{"check-history", "--linearizability", twoLeadersHistory}, &out, &errb); code != 1 || !strings.Contains(out.String(), "two leaders") ||
+		!strings.Contains(out.String(), "linearizable: no: not linearizable") {
+		t.Errorf("two leaders, streamed: exit %d, want 1 naming two leaders\n%s", code, out.String())
+	}
 	html := filepath.Join(t.TempDir(), "lin.html")
 	out.Reset()
 	bad := "../../conformance/franzgo/testdata/kfake-two-leaders-cooperative.jsonl"

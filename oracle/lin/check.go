@@ -42,7 +42,7 @@ func Check(h history.History, timeout time.Duration) (Result, error) {
 	if r, ok := checkSegments(p, timeout); ok {
 		return r, nil
 	}
-	r, _, err := check(h, timeout)
+	r, _, err := checkParsed(p, timeout)
 	return r, err
 }
 
@@ -100,6 +100,9 @@ func checkSegments(p *parsed, timeout time.Duration) (Result, bool) {
 		for _, id := range lin[0][0] {
 			state, _ = state.step(seg[id], false)
 		}
+		for _, o := range seg {
+			o.memo = "" // the knowledge keeps the labels it needs; the rest are made again if asked for
+		}
 		if len(state.states) == 0 {
 			return Result{}, false
 		}
@@ -138,6 +141,11 @@ func check(h history.History, timeout time.Duration) (Result, visual, error) {
 	if err != nil {
 		return Result{}, visual{}, fmt.Errorf("lin: %v", err)
 	}
+	return checkParsed(p, timeout)
+}
+
+// checkParsed searches the whole history at once.
+func checkParsed(p *parsed, timeout time.Duration) (Result, visual, error) {
 	init := initial(p)
 	model := porcupineModel(init)
 	ops := make([]porcupine.Operation, len(p.ops))
@@ -205,7 +213,7 @@ func explain(p *parsed, init knowledge, info porcupine.LinearizationInfo) string
 	var b strings.Builder
 	fmt.Fprintf(&b, "after %d of %d operations in the longest consistent order", len(longest), len(p.ops))
 	if len(longest) > 0 {
-		fmt.Fprintf(&b, " (last: %s)", p.ops[longest[len(longest)-1]].desc)
+		fmt.Fprintf(&b, " (last: %s)", p.ops[longest[len(longest)-1]].label())
 	}
 	if len(reasons) == 0 {
 		b.WriteString(", every next operation fits alone but no order of them fits together")

@@ -137,7 +137,7 @@ func (s *stepOf[K]) w() K {
 // apply far more often than it fails for good).
 func (s *stepOf[K]) fail(format string, args ...any) bool {
 	if s.explain {
-		s.why = s.o.desc + ": " + fmt.Sprintf(format, args...)
+		s.why = s.o.label() + ": " + fmt.Sprintf(format, args...)
 	}
 	return false
 }
@@ -190,7 +190,7 @@ func (s *step) join() bool {
 				return s.fail("member id %s handed out again (first by %s); KIP-394 ids are fresh", id, s.n.why.of("handed:"+id))
 			}
 			n := s.w()
-			n.handedOut[id], n.why["handed:"+id] = true, o.desc
+			n.handedOut[id], n.why["handed:"+id] = true, o.label()
 		}
 		return true
 	case impl.UnknownMemberID:
@@ -215,7 +215,7 @@ func (s *step) join() bool {
 	case o.respGen < n.gen:
 		return s.fail("generation %d answered after generation %d existed (%s); generations only rise", o.respGen, n.gen, n.why.of("gen"))
 	case o.respGen > n.gen:
-		s.w().newGeneration(o.respGen, o.desc)
+		s.w().newGeneration(o.respGen, o.label())
 	case !s.require(completing|stable, "answer a JoinGroup with the current generation"):
 		return false
 	}
@@ -223,11 +223,11 @@ func (s *step) join() bool {
 	if id != "" && !(n.handedOut[id] && n.joined[id] && n.joinedGen[id]) {
 		n = s.w()
 		n.handedOut[id], n.joined[id], n.joinedGen[id] = true, true, true
-		n.why["handed:"+id] = o.desc
+		n.why["handed:"+id] = o.label()
 	}
 	if o.leader != "" && n.leader == "" {
 		n = s.w()
-		n.leader, n.why["leader"] = o.leader, o.desc
+		n.leader, n.why["leader"] = o.leader, o.label()
 	}
 	if n.static {
 		return true
@@ -241,7 +241,7 @@ func (s *step) join() bool {
 		}
 		if n.members == nil {
 			n = s.w()
-			n.members, n.why["members"] = o.members, o.desc
+			n.members, n.why["members"] = o.members, o.label()
 		}
 	}
 	if n.members != nil {
@@ -284,7 +284,7 @@ func (s *step) sync() []*classic {
 	if n.phases&stable != 0 {
 		b := n.clone()
 		if b.phases != stable.closed() {
-			b.phases, b.why["phase"] = stable.closed(), o.desc
+			b.phases, b.why["phase"] = stable.closed(), o.label()
 		}
 		if s.answers(b) {
 			out = append(out, b)
@@ -304,12 +304,12 @@ func (s *step) sync() []*classic {
 // stored (if the history recorded it). nil if that contradicts answers already given.
 func (s *step) complete(k *classic) *classic {
 	o := s.o
-	k.phases, k.why["phase"] = stable.closed(), o.desc
+	k.phases, k.why["phase"] = stable.closed(), o.label()
 	if o.assignments == nil {
 		return k
 	}
 	if k.leader == "" {
-		k.leader, k.why["leader"] = o.member, o.desc
+		k.leader, k.why["leader"] = o.member, o.label()
 	}
 	for m, got := range k.returned {
 		if want, known := k.expected(o.assignments, m); known && !want.Equal(got) {
@@ -317,7 +317,7 @@ func (s *step) complete(k *classic) *classic {
 			return nil
 		}
 	}
-	k.assign, k.why["assign"] = maps.Clone(partsMap(o.assignments)), o.desc
+	k.assign, k.why["assign"] = maps.Clone(partsMap(o.assignments)), o.label()
 	return k
 }
 
@@ -335,7 +335,7 @@ func (s *step) answers(k *classic) bool {
 		}
 		return true
 	}
-	k.returned[o.member], k.why["ret:"+o.member] = o.parts, o.desc
+	k.returned[o.member], k.why["ret:"+o.member] = o.parts, o.label()
 	return true
 }
 
@@ -402,9 +402,9 @@ func (s *step) leave() bool {
 		}
 		n := s.w()
 		if n.joined[o.member] {
-			n.phases, n.why["phase"] = preparing, o.desc
+			n.phases, n.why["phase"] = preparing, o.label()
 		}
-		n.gone[o.member], n.why["gone:"+o.member] = true, o.desc
+		n.gone[o.member], n.why["gone:"+o.member] = true, o.label()
 	case impl.UnknownMemberID:
 		s.removed(o.member)
 	}
@@ -421,7 +421,7 @@ func (s *step) unanswered() []*classic {
 	}
 	n := c.clone()
 	if o.gen > n.gen {
-		n.newGeneration(o.gen, o.desc)
+		n.newGeneration(o.gen, o.label())
 	}
 	if n.leaderMayBe(o.member) && n.phases&completing != 0 {
 		if k := s.complete(n); k != nil {
@@ -446,7 +446,7 @@ func (s *step) present(m string) bool {
 func (s *step) removed(m string) {
 	if m != "" && s.n.joined[m] && s.o.instance == "" && !s.n.gone[m] {
 		n := s.w()
-		n.gone[m], n.why["gone:"+m] = true, s.o.desc
+		n.gone[m], n.why["gone:"+m] = true, s.o.label()
 	}
 }
 
@@ -466,7 +466,7 @@ func (s *step) atGeneration(g int32) bool {
 	case g < n.gen:
 		return s.fail("generation %d is over: generation %d exists (%s)", g, n.gen, n.why.of("gen"))
 	case g > n.gen:
-		s.w().newGeneration(g, s.o.desc)
+		s.w().newGeneration(g, s.o.label())
 	}
 	return true
 }
@@ -474,7 +474,7 @@ func (s *step) atGeneration(g int32) bool {
 // notAtGeneration: the response says the coordinator is not at generation g.
 func (s *step) notAtGeneration(g int32) bool {
 	if g == s.n.gen {
-		s.w().newGeneration(g+1, s.o.desc)
+		s.w().newGeneration(g+1, s.o.label())
 	}
 	return true
 }
@@ -487,7 +487,7 @@ func (s *step) require(p phases, what string) bool {
 	}
 	if next := (n.phases & p).closed(); next != n.phases {
 		n = s.w()
-		n.phases, n.why["phase"] = next, s.o.desc
+		n.phases, n.why["phase"] = next, s.o.label()
 	}
 	return true
 }

@@ -106,10 +106,10 @@ func (s *step848) set(id string, m member848) {
 	}
 	n := s.w()
 	if m.epochKnown && (!old.epochKnown || old.epoch != m.epoch) {
-		n.why["epoch:"+id] = s.o.desc
+		n.why["epoch:"+id] = s.o.label()
 	}
 	if m.known && (!old.known || !old.assigned.Equal(m.assigned)) {
-		n.why["assigned:"+id] = s.o.desc
+		n.why["assigned:"+id] = s.o.label()
 	}
 	n.members[id] = m
 }
@@ -120,7 +120,7 @@ func (s *step848) heartbeat() bool {
 	m := n.members[o.member]
 	switch {
 	case o.err == impl.UnknownMemberID:
-		s.remove(o.member, o.desc)
+		s.remove(o.member, o.label())
 		return true
 	case o.err == impl.FencedMemberEpoch && o.gen > 0 && o.member != "":
 		if m.removed {
@@ -140,7 +140,7 @@ func (s *step848) heartbeat() bool {
 			return s.fail("a leave answered NONE for %s, removed before (%s)", o.member, n.why.of("removed:"+o.member))
 		}
 		if o.gen == int32(impl.EpochLeave) {
-			s.remove(o.member, o.desc)
+			s.remove(o.member, o.label())
 		} else { // a static member's temporary leave: its record stays, at epoch -2
 			m.epochKnown = false
 			s.set(o.member, m)
@@ -170,7 +170,7 @@ func (s *step848) heartbeat() bool {
 	}
 	if !n.handedOut[id] {
 		w := s.w()
-		w.handedOut[id], w.why["handed:"+id] = true, o.desc
+		w.handedOut[id], w.why["handed:"+id] = true, o.label()
 	}
 	m.removed, m.epoch, m.epochKnown = false, o.respGen, true
 	if !o.hasParts {
@@ -186,7 +186,7 @@ func (s *step848) heartbeat() bool {
 		}
 		// Two records never hold one partition: the other one must have been deleted.
 		s.remove(other, fmt.Sprintf("inferred: it held %s (%s) when %s", h.assigned.Intersect(o.parts),
-			n.why.of("assigned:"+other), o.desc))
+			n.why.of("assigned:"+other), o.label()))
 	}
 	m.assigned, m.known = o.parts, true
 	s.set(id, m)
@@ -213,7 +213,7 @@ func (s *step848) commit() bool {
 			return s.fail("STALE_MEMBER_EPOCH at epoch %d, which is %s's current epoch (%s)", o.gen, o.member, n.why.of("epoch:"+o.member))
 		}
 	case impl.UnknownMemberID:
-		s.remove(o.member, o.desc)
+		s.remove(o.member, o.label())
 	}
 	return true
 }

@@ -322,7 +322,7 @@ func TestUnansweredRetriesMerged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Operations != 33 || p.ops[1].merged != 29 || !strings.Contains(p.ops[1].desc, "no answer [seq 3, no end] and 29 retries") {
-		t.Fatalf("operations %d (want 1 + 30 + 1 for 30 retries + 1); %s", r.Operations, p.ops[1].desc)
+	if r.Operations != 33 || p.ops[1].merged != 29 || !strings.Contains(p.ops[1].label(), "no answer [seq 3, no end] and 29 retries") {
+		t.Fatalf("operations %d (want 1 + 30 + 1 for 30 retries + 1); %s", r.Operations, p.ops[1].label())
 	}
 }

@@ -94,7 +94,7 @@ func porcupineModel(init knowledge) porcupine.Model {
 		},
 		Equal:             func(a, b any) bool { return a.(*stateSet).key == b.(*stateSet).key },
 		Hash:              func(state any) uint64 { return state.(*stateSet).hash },
-		DescribeOperation: func(input, _ any) string { return input.(*operation).desc },
+		DescribeOperation: func(input, _ any) string { return input.(*operation).label() },
 		DescribeState:     func(state any) string { return state.(*stateSet).String() },
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/oracle/differential"
@@ -40,7 +41,7 @@ type operation struct {
 	hasParts   bool
 
 	merged int    // unanswered retries of the same request merged into this one
-	desc   string // for messages: "JoinGroup by a (seq 3–9)"
+	memo   string // label, once asked for; forgotten once its segment is checked
 }
 
 // protocol is the group protocol a history's requests speak.
@@ -73,78 +74,136 @@ func parse(h history.History) (*parsed, error) {
 	if err := h.Validate(); err != nil {
 		return nil, err
 	}
-	p := &parsed{}
-	byID := map[int64]*operation{}
-	clients := map[string]int{}
-	var classicAt, consumerAt *history.Event // the first request of each protocol
-	consumerStart := false
-	var maxT int64
-	var all []*operation
-	for i := range h {
-		e := &h[i]
-		maxT = max(maxT, e.T)
-		if e.Instance != "" {
-			p.static = true
-		}
-		if e.Proto == history.Consumer && e.Kind == history.Start {
-			consumerStart = true
-		}
-		if e.Kind != history.Request {
-			continue
-		}
-		switch e.Op {
-		case history.ConsumerGroupHeartbeat:
-			if consumerAt == nil {
-				consumerAt = e
-			}
-		case history.OffsetCommit:
-		default:
-			if classicAt == nil {
-				classicAt = e
-			}
-		}
-		if e.Phase == history.Begin {
-			if _, ok := clients[e.Node]; !ok {
-				clients[e.Node] = len(p.nodes)
-				p.nodes = append(p.nodes, e.Node)
-			}
-			o, err := request(e)
-			if err != nil {
-				return nil, err
-			}
-			o.client = clients[e.Node]
-			byID[e.ID] = o
-			all = append(all, o)
-			continue
-		}
-		if err := byID[e.ID].response(e); err != nil {
+	c := NewCollector()
+	for _, e := range h {
+		if err := c.Add(e); err != nil {
 			return nil, err
 		}
 	}
-	if classicAt != nil && consumerAt != nil {
-		return nil, fmt.Errorf("history mixes the classic protocol (%s at seq %d) and KIP-848 (%s at seq %d); "+
-			"linearizability is checked for one group speaking one protocol", classicAt.Op, classicAt.Seq, consumerAt.Op, consumerAt.Seq)
+	return c.parsed()
+}
+
+// Collector gathers a history's coordinator requests one event at a time, so that a history
+// read from a file need not be held in memory for the check: only its requests are, as the
+// model reads them. Feed it a validated history (history.Reader validates) in order.
+type Collector struct {
+	p             *parsed
+	byID          map[int64]*operation // requests without an end yet
+	clients       map[string]int
+	strs          map[string]string // one copy of each name (nodes, member IDs, ops)
+	classicAt     *history.Event    // the first request of each protocol
+	consumerAt    *history.Event
+	consumerStart bool
+	maxT          int64
+	all           []*operation
+}
+
+// NewCollector starts an empty collection.
+func NewCollector() *Collector {
+	return &Collector{p: &parsed{}, byID: map[int64]*operation{}, clients: map[string]int{}, strs: map[string]string{}}
+}
+
+// intern returns the collector's copy of s.
+func (c *Collector) intern(s string) string {
+	if t, ok := c.strs[s]; ok {
+		return t
 	}
-	if consumerAt != nil || classicAt == nil && consumerStart {
+	c.strs[s] = s
+	return s
+}
+
+// Add reads one event: a request's begin or end, or what tells the protocol (a start) or
+// static membership (an instance ID).
+func (c *Collector) Add(ev history.Event) error {
+	e := &ev
+	c.maxT = max(c.maxT, e.T)
+	if e.Instance != "" {
+		c.p.static = true
+	}
+	if e.Proto == history.Consumer && e.Kind == history.Start {
+		c.consumerStart = true
+	}
+	if e.Kind != history.Request {
+		return nil
+	}
+	switch e.Op {
+	case history.ConsumerGroupHeartbeat:
+		if c.consumerAt == nil {
+			c.consumerAt = e
+		}
+	case history.OffsetCommit:
+	default:
+		if c.classicAt == nil {
+			c.classicAt = e
+		}
+	}
+	e.Node, e.Member, e.Op, e.Leader = c.intern(e.Node), c.intern(e.Member), c.intern(e.Op), c.intern(e.Leader)
+	for i, m := range e.Members {
+		e.Members[i] = c.intern(m)
+	}
+	if e.Phase == history.Begin {
+		if _, ok := c.clients[e.Node]; !ok {
+			c.clients[e.Node] = len(c.p.nodes)
+			c.p.nodes = append(c.p.nodes, e.Node)
+		}
+		o, err := request(e)
+		if err != nil {
+			return err
+		}
+		o.client = c.clients[e.Node]
+		c.byID[e.ID] = o
+		c.all = append(c.all, o)
+		return nil
+	}
+	o := c.byID[e.ID]
+	delete(c.byID, e.ID)
+	if o == nil {
+		return fmt.Errorf("history seq %d: the end of request %d that has not begun", e.Seq, e.ID)
+	}
+	return o.response(e)
+}
+
+// Check checks the requests collected (see the package's Check).
+func (c *Collector) Check(timeout time.Duration) (Result, error) {
+	p, err := c.parsed()
+	if err != nil {
+		return Result{}, fmt.Errorf("lin: %v", err)
+	}
+	if r, ok := checkSegments(p, timeout); ok {
+		return r, nil
+	}
+	r, _, err := checkParsed(p, timeout)
+	return r, err
+}
+
+// parsed finishes the collection: the protocol, and the requests the model checks. Call it
+// once.
+func (c *Collector) parsed() (*parsed, error) {
+	p := c.p
+	if c.classicAt != nil && c.consumerAt != nil {
+		return nil, fmt.Errorf("history mixes the classic protocol (%s at seq %d) and KIP-848 (%s at seq %d); "+
+			"linearizability is checked for one group speaking one protocol", c.classicAt.Op, c.classicAt.Seq, c.consumerAt.Op, c.consumerAt.Seq)
+	}
+	if c.consumerAt != nil || c.classicAt == nil && c.consumerStart {
 		p.proto = consumerProtocol // a history of commits only follows its members' protocol
 	}
+	all := c.all
 	p.total = len(all)
+	p.ops = nil
 	last := map[string]*operation{} // each node's last checked operation
 	for i, o := range all {
 		if !o.answered {
 			if !p.keepsUnanswered(o) {
 				continue
 			}
-			o.ret = window(all, i, maxT)
+			o.ret = window(all, i, c.maxT)
 			if prev := last[o.node]; prev != nil && sameUnanswered(prev, o) {
 				prev.merged++
-				prev.desc = prev.describe()
 				continue
 			}
 		}
 		last[o.node] = o
 		o.id = len(p.ops)
-		o.desc = o.describe()
 		p.ops = append(p.ops, o)
 	}
 	return p, nil
@@ -226,6 +285,14 @@ func (o *operation) response(e *history.Event) error {
 		o.parts, o.hasParts = s, true
 	}
 	return nil
+}
+
+// label names the operation in messages and in the visualization (describe, remembered).
+func (o *operation) label() string {
+	if o.memo == "" {
+		o.memo = o.describe()
+	}
+	return o.memo
 }
 
 // describe names the operation in messages and in the visualization.
