@@ -112,7 +112,7 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 		}
 		in = f
 	}
-	limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil)
+	defer limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil)()
 	if prog != nil {
 		o.Progress = func(pass int, n int64) {
 			what := "reading"
@@ -138,17 +138,16 @@ const memoryMargin = 8 << 20
 // within twice the file's size with the search, which holds the coordinator's requests.
 // Without a limit the collector lets garbage grow with the reading rate, and more so on a
 // loaded machine. The limit is soft: a check that needs more (a failing history searched
-// whole) gets it, at the cost of more collection.
-func limitMemory(size int64, search bool) {
-	if os.Getenv("GOMEMLIMIT") != "" {
-		return
+// whole) gets it, at the cost of more collection. It returns what puts the previous limit
+// back.
+func limitMemory(size int64, search bool) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" || (search && size <= 0) { // standard input: no size to go by
+		return func() {}
 	}
 	limit := int64(32 << 20)
-	switch {
-	case search && size <= 0:
-		return // standard input: no size to go by
-	case search:
+	if search {
 		limit = max(limit, 2*size-memoryMargin)
 	}
-	debug.SetMemoryLimit(limit)
+	old := debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(old) }
 }
