@@ -39,18 +39,18 @@ type liveGraph struct {
 	keys    []actionKey // by key id
 	init    spec.World
 	edges   int
-	bounded bool
+	stopped string // the bound that stopped the graph (LiveBounds), or ""
 
 	lastAction spec.Action // set by stepTo, read right after
 }
 
-func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
+func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	g := &liveGraph{init: spec.Init(c)}
 	seed := maphash.MakeSeed()
 	index := map[uint64]int32{}
 	keyID := map[actionKey]int32{}
 	var buf []byte
-	var queue []spec.World
+	var queue fifo
 	goal := Goal(c)
 	add := func(w spec.World, parent int32, action int16) int32 {
 		buf = w.Encode(buf[:0])
@@ -65,7 +65,7 @@ func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
 		g.out = append(g.out, nil)
 		g.goal = append(g.goal, goal(w))
 		g.unavail = append(g.unavail, int16(unowned(w)))
-		queue = append(queue, w)
+		queue.push(w)
 		return i
 	}
 	key := func(a spec.Action) int32 {
@@ -80,13 +80,13 @@ func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
 	}
 	add(g.init, -1, -1)
 	var acts []spec.Action
-	for i := 0; i < len(queue); i++ {
-		if len(g.parent) > maxStates {
-			g.bounded = true
-			return g
+	for i := 0; queue.len() > 0; i++ {
+		if b.MaxStates > 0 && len(g.parent) > b.MaxStates || i%liveCheckEvery == 0 {
+			if g.stopped = b.stop(len(g.parent)); g.stopped != "" {
+				return g
+			}
 		}
-		w := queue[i]
-		queue[i] = spec.World{} // processed: let the collector have it
+		w := queue.pop()
 		acts = spec.Actions(w, acts[:0])
 		for k, a := range acts {
 			if n, ok := spec.Next(w, a); ok {
@@ -98,6 +98,40 @@ func newLiveGraph(c spec.Config, maxStates int) *liveGraph {
 		}
 	}
 	return g
+}
+
+// fifo is the builder's queue of worlds to expand, in blocks that are dropped once expanded,
+// so that it holds the frontier and not every world the graph has seen.
+type fifo struct {
+	blocks [][]spec.World
+	head   int // of blocks[0]
+	n      int
+}
+
+const fifoBlock = 4096
+
+func (q *fifo) len() int { return q.n }
+
+func (q *fifo) push(w spec.World) {
+	if k := len(q.blocks); k == 0 || len(q.blocks[k-1]) == fifoBlock {
+		q.blocks = append(q.blocks, make([]spec.World, 0, fifoBlock))
+	}
+	k := len(q.blocks) - 1
+	q.blocks[k] = append(q.blocks[k], w)
+	q.n++
+}
+
+func (q *fifo) pop() spec.World {
+	w := q.blocks[0][q.head]
+	q.blocks[0][q.head] = spec.World{}
+	q.head++
+	q.n--
+	if q.head == len(q.blocks[0]) && (len(q.blocks) > 1 || q.head == fifoBlock) {
+		q.blocks[0] = nil
+		q.blocks = q.blocks[1:]
+		q.head = 0
+	}
+	return w
 }
 
 // Fair reports whether weak fairness applies to the step: the protocol's own actions

@@ -30,7 +30,8 @@ type Lasso struct {
 
 // LivenessReport is the verdict on converges.
 type LivenessReport struct {
-	Status     explorer.Status // Holds, Violated, or Unknown when MaxStates stopped the search
+	Status     explorer.Status // Holds, Violated, or Unknown when a bound stopped the check
+	StoppedBy  string          // the bound that stopped it (explorer.StopMaxStates, ...), or ""
 	Distinct   int
 	Edges      int
 	Stuck      int // worlds from which no converged world is reachable (AG EF fails)
@@ -65,20 +66,35 @@ type LivenessReport struct {
 // for the worlds the presets use (up to a few million states). See LivenessUndefined for the
 // worlds where convergence is not a question.
 func Liveness(c spec.Config, maxStates int) LivenessReport {
-	g := newLiveGraph(c, maxStates)
+	return LivenessWithin(c, LiveBounds{MaxStates: maxStates})
+}
+
+// LivenessWithin is Liveness within bounds: the graph stops growing at the first bound passed,
+// and the time and memory bounds are checked again between the analyses that follow. A
+// bounded check is Unknown, with the bound in StoppedBy: a partial graph proves nothing about
+// convergence.
+func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
+	g := newLiveGraph(c, b)
 	n := float64(len(g.parent))
 	rep := LivenessReport{Distinct: len(g.parent), Edges: g.edges, Collisions: n * n / 36893488147419103232.0}
-	if g.bounded {
-		rep.Status = explorer.Unknown
+	if g.stopped != "" {
+		rep.Status, rep.StoppedBy = explorer.Unknown, g.stopped
 		return rep
 	}
+	b.MaxStates = 0 // the graph is complete: only time and memory from here
 	can := g.canReach()
+	if rep.StoppedBy = b.stop(0); rep.StoppedBy != "" {
+		return rep
+	}
 	for _, ok := range can {
 		if !ok {
 			rep.Stuck++
 		}
 	}
 	comp, members := g.unconverged()
+	if rep.StoppedBy = b.stop(0); rep.StoppedBy != "" {
+		return rep
+	}
 	fair := g.fairComponents(comp, members)
 	first := -1
 	for i := range g.out {

@@ -64,6 +64,20 @@ func (b bounds) options(prog *progress) explorer.Options {
 	return o
 }
 
+// liveBounds are the bounds of the liveness check of a run that started at start: the same
+// state bound as the search (5,000,000 worlds if none), what is left of --max-time, and
+// --max-memory, so that the bounds hold for the whole run.
+func (b bounds) liveBounds(start time.Time) invariants.LiveBounds {
+	lb := invariants.LiveBounds{MaxStates: int(b.maxStates), MaxMemory: uint64(b.maxMemory)}
+	if lb.MaxStates <= 0 {
+		lb.MaxStates = 5_000_000
+	}
+	if b.maxTime > 0 {
+		lb.Deadline = start.Add(b.maxTime)
+	}
+	return lb
+}
+
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
@@ -117,6 +131,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
 	}
+	start := time.Now()
 	m := invariants.NewModel(cfg)
 	prog := newProgress(stderr)
 	r, sym := checkWorld(m, *symmetry, b.options(prog))
@@ -124,12 +139,8 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	prog.Done()
 	rep := newReport(m, r)
 	if *liveness || *maxRounds > 0 {
-		bound := int(b.maxStates)
-		if bound <= 0 {
-			bound = 5_000_000
-		}
 		prog.Status("explore: liveness: building the state graph of %s and checking converges…", cfg.Name)
-		lr := invariants.Liveness(cfg, bound)
+		lr := invariants.LivenessWithin(cfg, b.liveBounds(start))
 		prog.Done()
 		rep.addLiveness(lr)
 		rep.checkRounds(*maxRounds)

@@ -19,7 +19,10 @@ func (r *report) addLiveness(lr invariants.LivenessReport) {
 	var path *explorer.Path[spec.World, spec.Action]
 	switch lr.Status {
 	case explorer.Unknown:
-		p.Why = fmt.Sprintf("the state graph has more than the bound's %d worlds", lr.Distinct-1)
+		p.Why = fmt.Sprintf("BOUNDED: the liveness check was stopped by %s at %d worlds of the state graph; no verdict", lr.StoppedBy, lr.Distinct)
+		if lr.StoppedBy == explorer.StopMaxStates {
+			p.Why = fmt.Sprintf("BOUNDED: the state graph has more than the bound's %d worlds; no verdict", lr.Distinct-1)
+		}
 	case explorer.Violated:
 		l := lr.Lasso
 		r.lasso = l

@@ -108,6 +108,9 @@ func (r *report) writeText(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %-10s %-33s %s\n", status, p.Kind, p.Name, p.Statement)
 	}
 	for _, p := range r.Properties {
+		if p.liveness && p.Status == "unknown" {
+			fmt.Fprintf(w, "  %s: %s\n", p.Name, p.Why)
+		}
 		if p.Expected != "" {
 			fmt.Fprintf(w, "  * %s: expected in this world, does not fail the run: %s\n", p.Name, p.Expected)
 		}

@@ -1,0 +1,54 @@
+package invariants
+
+import (
+	"time"
+
+	"github.com/groupcheck/groupcheck/explorer"
+)
+
+// LiveBounds bound the liveness check as explorer.Options bound the safety search, so that
+// --max-time and --max-memory hold for a whole run, the state graph included. A bounded
+// check has no verdict: its status is Unknown and StoppedBy names the bound.
+type LiveBounds struct {
+	// MaxStates, if > 0, caps the worlds of the graph.
+	MaxStates int
+	// Deadline, if not zero, stops the check once the clock passes it.
+	Deadline time.Time
+	// MaxMemory, if > 0, stops the check once the resident set passes it (bytes).
+	MaxMemory uint64
+
+	// Now and Resident read the clock and the resident set; nil means time.Now and
+	// explorer.ResidentBytes. Tests inject their own.
+	Now      func() time.Time
+	Resident func() uint64
+}
+
+// liveCheckEvery is how many worlds the graph builder adds between looks at the clock and
+// the resident set (a few microseconds each, against milliseconds of work).
+const liveCheckEvery = 1024
+
+// stop returns the bound the check has passed with n worlds in the graph, or "".
+func (b *LiveBounds) stop(n int) string {
+	if b.MaxStates > 0 && n > b.MaxStates {
+		return explorer.StopMaxStates
+	}
+	if !b.Deadline.IsZero() {
+		now := time.Now
+		if b.Now != nil {
+			now = b.Now
+		}
+		if now().After(b.Deadline) {
+			return explorer.StopMaxTime
+		}
+	}
+	if b.MaxMemory > 0 {
+		rss := explorer.ResidentBytes
+		if b.Resident != nil {
+			rss = b.Resident
+		}
+		if rss() > b.MaxMemory {
+			return explorer.StopMaxMemory
+		}
+	}
+	return ""
+}
