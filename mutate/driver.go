@@ -108,9 +108,17 @@ func Run(o Options) (*Report, error) {
 	verdicts := make([]Verdict, len(todo))
 	var done int
 	var mu sync.Mutex
+	// Each verdict is also appended to verdicts.jsonl as it comes, to triage a long run early.
+	progress, err := os.Create(filepath.Join(work, "verdicts.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	defer progress.Close()
+	enc := json.NewEncoder(progress)
 	parallel(len(todo), o.Jobs, func(i int) {
 		verdicts[i] = b.runOne(basePath, base, todo[i])
 		mu.Lock()
+		enc.Encode(Result{Mutant: todo[i], Verdict: verdicts[i], Equivalent: o.Equivalents[todo[i].Key]})
 		done++
 		if done%50 == 0 || done == len(todo) {
 			fmt.Fprintf(o.Log, "mutate: %d/%d mutants (%s)\n", done, len(todo), time.Since(start).Round(time.Second))
