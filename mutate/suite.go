@@ -59,8 +59,10 @@ var skipped = map[string]string{
 	"mutant-world/stale-check-on-rejoin":              "kip848/lost-responses",
 }
 
-// standIns are small worlds for the paths of the skipped ones: a member joining a running
-// group (v2 and v1 subscriptions), and a KIP-848 response lost.
+// standIns are small worlds for the paths of the skipped ones — a member joining a running
+// group (v2 and v1 subscriptions), a KIP-848 response lost — and for paths no preset takes
+// (found by coverage: points no world reached): a KIP-848 member leaving, a partition added,
+// a subscription changed under the range assignor, every valid target (assignor any).
 var standIns = []World{
 	{"join/cooperative-kafka", `protocol cooperative
 consumer kafka
@@ -91,7 +93,29 @@ member b topics=t
 budget lost-responses=1
 commits on
 `},
+	{"kip848/leaves", kip848Two + "budget leaves=1\ncommits on\n"},
+	{"kip848/partition-additions", kip848Two + "budget partition-additions=1\n"},
+	{"kip848/range-subscription-changes", `protocol consumer
+consumer kafka
+coordinator kafka
+assignor range
+topic t 2
+topic u 1
+member a topics=t,u
+member b topics=t
+budget subscription-changes=1
+`},
+	{"kip848/any-crashes", strings.Replace(kip848Two, "uniform", "any", 1) + "budget crashes=1\n"},
 }
+
+const kip848Two = `protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t
+`
 
 // splitBudget is the world once per kind of budgeted event, or itself when it budgets at most
 // one kind.

@@ -27,6 +27,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "run only the mutants whose key contains this text")
 	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
+	rerun := fs.String("rerun", "", "run only the mutants a previous --json report did not kill (by key)")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
 	if err := fs.Parse(args); err != nil {
@@ -43,8 +44,22 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	o := mutate.Options{Root: ".", Packages: splitList(*pkgs), Exclude: splitList(*exclude), Jobs: *jobs,
 		Work: *work, Equivalents: eq, Log: newStatusLog(stderr, mutateProgress)}
-	if *only != "" {
-		o.Select = func(m mutate.Mutant) bool { return strings.Contains(m.Key, *only) }
+	var again map[string]bool
+	if *rerun != "" {
+		var prev mutate.Report
+		if err := readJSON(*rerun, &prev); err != nil {
+			fmt.Fprintf(stderr, "groupcheck mutate: --rerun: %v\n", err)
+			return 2
+		}
+		again = map[string]bool{}
+		for _, r := range prev.Results {
+			if r.Status != mutate.Killed {
+				again[r.Key] = true
+			}
+		}
+	}
+	o.Select = func(m mutate.Mutant) bool {
+		return strings.Contains(m.Key, *only) && (again == nil || again[m.Key])
 	}
 	if _, err := os.Stat("go.mod"); err != nil {
 		fmt.Fprintf(stderr, "groupcheck mutate: run it from the module's root (no go.mod here)\n")
