@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +28,9 @@ type Options struct {
 	Select func(Mutant) bool
 	// Equivalents maps a mutant's Key to why it is equivalent (see ReadEquivalents).
 	Equivalents map[string]string
+	// Previous are verdicts of an earlier run, by Key: a mutant Select leaves out keeps its
+	// verdict from there (how --rerun re-runs only the survivors and still reports them all).
+	Previous map[string]Verdict
 	// Suite, when set, replaces the suite (tests use one tiny world).
 	Suite []World
 	Log   io.Writer // progress lines
@@ -98,10 +102,15 @@ func Run(o Options) (*Report, error) {
 	if err := writeJSON(basePath, base); err != nil {
 		return nil, err
 	}
-	var todo []Mutant
+	var todo, kept []Mutant
 	for _, m := range b.Mutants {
-		if _, dropped := b.Dropped[m.ID]; !dropped && (o.Select == nil || o.Select(m)) {
+		if _, dropped := b.Dropped[m.ID]; dropped {
+			continue
+		}
+		if o.Select == nil || o.Select(m) {
 			todo = append(todo, m)
+		} else if _, ok := o.Previous[m.Key]; ok {
+			kept = append(kept, m)
 		}
 	}
 	fmt.Fprintf(o.Log, "mutate: running %d mutants, %d at a time\n", len(todo), o.Jobs)
@@ -129,6 +138,10 @@ func Run(o Options) (*Report, error) {
 	for i, m := range todo {
 		rep.Results = append(rep.Results, Result{Mutant: m, Verdict: verdicts[i], Equivalent: o.Equivalents[m.Key]})
 	}
+	for _, m := range kept {
+		rep.Results = append(rep.Results, Result{Mutant: m, Verdict: o.Previous[m.Key], Equivalent: o.Equivalents[m.Key]})
+	}
+	slices.SortFunc(rep.Results, func(a, b Result) int { return int(a.Mutant.ID - b.Mutant.ID) })
 	for _, w := range base {
 		rep.Suite = append(rep.Suite, WorldCost{Name: w.Name, Distinct: w.Distinct, LiveDistinct: w.LiveDistinct, Rounds: w.Rounds, Seconds: w.Seconds, Reached: len(w.Hits)})
 	}

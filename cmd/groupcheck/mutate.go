@@ -27,7 +27,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "run only the mutants whose key contains this text")
 	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
-	rerun := fs.String("rerun", "", "run only the mutants a previous --json report did not kill (by key)")
+	rerun := fs.String("rerun", "", "run only the mutants a previous --json report did not kill (by key), keeping its other verdicts")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
 	if err := fs.Parse(args); err != nil {
@@ -51,10 +51,12 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "groupcheck mutate: --rerun: %v\n", err)
 			return 2
 		}
-		again = map[string]bool{}
+		again, o.Previous = map[string]bool{}, map[string]mutate.Verdict{}
 		for _, r := range prev.Results {
 			if r.Status != mutate.Killed {
 				again[r.Key] = true
+			} else {
+				o.Previous[r.Key] = r.Verdict
 			}
 		}
 	}
