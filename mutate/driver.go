@@ -113,6 +113,7 @@ func Run(o Options) (*Report, error) {
 			kept = append(kept, m)
 		}
 	}
+	todo = interleave(todo)
 	fmt.Fprintf(o.Log, "mutate: running %d mutants, %d at a time\n", len(todo), o.Jobs)
 	verdicts := make([]Verdict, len(todo))
 	var done int
@@ -148,6 +149,28 @@ func Run(o Options) (*Report, error) {
 	rep.tally(o.Packages)
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// interleave orders the mutants round-robin across packages, each package's in its order:
+// a run stopped early then holds a like share of every package.
+func interleave(ms []Mutant) []Mutant {
+	var pkgs []string
+	by := map[string][]Mutant{}
+	for _, m := range ms {
+		if by[m.Pkg] == nil {
+			pkgs = append(pkgs, m.Pkg)
+		}
+		by[m.Pkg] = append(by[m.Pkg], m)
+	}
+	out := make([]Mutant, 0, len(ms))
+	for i := 0; len(out) < len(ms); i++ {
+		for _, p := range pkgs {
+			if i < len(by[p]) {
+				out = append(out, by[p][i])
+			}
+		}
+	}
+	return out
 }
 
 // parallel runs f(0..n-1) on jobs goroutines.
@@ -217,26 +240,28 @@ func (b *Build) baseline(o Options) ([]Baseline, error) {
 	return out, nil
 }
 
-// timeout is the wall-clock bound of one mutant: generous beside what the reference takes in
-// the worlds the mutant reaches, since state caps bound everything but a loop inside impl/.
-func timeout(base []Baseline, id int32) time.Duration {
-	var s float64
+// limits are the bounds of one mutant's process, from what the reference takes in the worlds
+// the mutant reaches: CPU time (10 s plus four times the reference's, since a mutant may
+// explore up to three times its states) for a loop inside impl/, which the state caps cannot
+// stop, and the wall clock as a last resort.
+func limits(base []Baseline, id int32) (cpu uint64, wall time.Duration) {
+	var c, s float64
 	for _, w := range base {
-		for _, h := range w.Hits {
-			if h == id {
-				s += w.Seconds
-				break
-			}
+		if _, ok := slices.BinarySearch(w.Hits, id); ok {
+			c += w.CPU
+			s += w.Seconds
 		}
 	}
-	return 30*time.Second + time.Duration(10*s*float64(time.Second))
+	return 10 + uint64(4*c), 5*time.Minute + time.Duration(20*s*float64(time.Second))
 }
 
 // runOne runs one mutant in its own process.
 func (b *Build) runOne(basePath string, base []Baseline, m Mutant) Verdict {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout(base, m.ID))
+	cpu, wall := limits(base, m.ID)
+	ctx, cancel := context.WithTimeout(context.Background(), wall)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, b.Binary, "mutate-worker", "--baseline", basePath, "--mutant", strconv.Itoa(int(m.ID)))
+	cmd := exec.CommandContext(ctx, b.Binary, "mutate-worker", "--baseline", basePath, "--mutant", strconv.Itoa(int(m.ID)),
+		"--cpu", strconv.FormatUint(cpu, 10))
 	cmd.Env = append(os.Environ(), "GROUPCHECK_MUTANT="+strconv.Itoa(int(m.ID)), "GROUPCHECK_MUTANT_COVER=")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -244,6 +269,9 @@ func (b *Build) runOne(basePath string, base []Baseline, m Mutant) Verdict {
 	var v Verdict
 	if err == nil && json.Unmarshal(stdout, &v) == nil {
 		return v
+	}
+	if outOfCPU(cmd) {
+		return Verdict{ID: m.ID, Status: TimedOut, Capped: []string{fmt.Sprintf("CPU time (%d s)", cpu)}}
 	}
 	if ctx.Err() != nil {
 		return Verdict{ID: m.ID, Status: TimedOut, Capped: []string{"wall clock"}}

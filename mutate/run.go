@@ -21,6 +21,7 @@ type Baseline struct {
 	Converges    string            `json:"converges,omitempty"`
 	Rounds       int               `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
 	Seconds      float64           `json:"seconds"`
+	CPU          float64           `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
 	Hits         []int32           `json:"hits"`
 }
 
@@ -58,7 +59,7 @@ func RunBaseline(w World) (Baseline, error) {
 	if err != nil {
 		return Baseline{}, err
 	}
-	start := time.Now()
+	start, cpu := time.Now(), cpuSeconds()
 	rt.ResetHits()
 	m := invariants.NewModel(cfg)
 	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{Workers: 1})
@@ -70,7 +71,7 @@ func RunBaseline(w World) (Baseline, error) {
 		lr := invariants.Liveness(cfg, 1<<30)
 		b.LiveDistinct, b.Converges, b.Rounds = lr.Distinct, lr.Status.String(), lr.Rounds.Rebalances
 	}
-	b.Seconds = time.Since(start).Seconds()
+	b.Seconds, b.CPU = time.Since(start).Seconds(), cpuSeconds()-cpu
 	b.Hits = rt.Hits()
 	return b, nil
 }

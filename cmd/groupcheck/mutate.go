@@ -124,8 +124,15 @@ func mutateWorker(args []string, stdout, stderr io.Writer) int {
 	world := fs.Int("world", -1, "the suite world to explore with the reference")
 	basePath := fs.String("baseline", "", "the reference's baseline, as JSON")
 	id := fs.Int("mutant", 0, "the mutant switched on (GROUPCHECK_MUTANT must say the same)")
+	cpu := fs.Uint64("cpu", 0, "CPU seconds after which the process is ended (0: no limit)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *cpu > 0 {
+		if err := mutate.LimitCPU(*cpu); err != nil {
+			fmt.Fprintf(stderr, "mutate-worker: %v\n", err)
+			return 2
+		}
 	}
 	var out any
 	switch {
