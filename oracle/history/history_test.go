@@ -101,6 +101,8 @@ func TestReadErrors(t *testing.T) {
 		{"duplicate key", `{"seq":1,"kind":"generation","node":"a","gen":3,"gen":1}`, `history line 1: field "gen": duplicate key`},
 		{"duplicate key in another case", `{"seq":1,"kind":"start","node":"a","Node":"b"}`, `history line 1: field "Node": duplicate key`},
 		{"duplicate topic", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[1],"t":[2]}}`, `history line 1: field "parts": duplicate key "t"`},
+		{"duplicate topic, escaped", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[1],"\u0074":[2]}}`, `history line 1: field "parts": duplicate key "t"`},
+		{"duplicate field, escaped", `{"seq":1,"kind":"mark","node":"a","n\u006fde":"b"}`, `history line 1: field "node": duplicate key`},
 		{"duplicate member in assignments", `{"seq":1,"kind":"mark","node":"a","assignments":{"m":{},"m":{"t":[2]}}}`, `history line 1: field "assignments": duplicate key "m"`},
 		{"invalid UTF-8", ok + "\n" + "{\"seq\":2,\"kind\":\"mark\",\"node\":\"a\xff\"}", "history line 2: invalid UTF-8 at byte 32"},
 		{"a begin that never ends", ok + "\n" + `{"seq":2,"t_ns":11,"kind":"commit","phase":"begin","id":4,"node":"a"}` + "\n" + `{"seq":3,"t_ns":12,"kind":"crash","node":"a"}`, `history line 2: field "id": commit begin 4 never ends (the input ends first; one that never returned needs an end with "note":"unfinished")`},
@@ -288,5 +290,13 @@ func TestIDRanges(t *testing.T) {
 	}
 	if len(rs) != 3 || rs[1] != [2]int64{20, 20} {
 		t.Errorf("ranges %v", rs)
+	}
+}
+
+// TestReadKeysAlikeInDifferentObjects: a key may repeat across objects, and inside a string.
+func TestReadKeysAlikeInDifferentObjects(t *testing.T) {
+	in := `{"seq":1,"t_ns":10,"kind":"mark","node":"a","parts":{"t":[1]},"owned":{"t":[1]},"assignments":{"m":{"t":[1]},"n":{"t":[1]}},"note":"{\"t\":1,\"t\":2}"}`
+	if h, err := Read(strings.NewReader(in)); err != nil || len(h) != 1 {
+		t.Errorf("Read: %v, %v", h, err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -131,58 +133,65 @@ func invalidAt(b []byte) int {
 
 var errDuplicate = errors.New("duplicate key")
 
-// duplicateKeys reports a key that appears twice in one object of b (a valid JSON value):
-// encoding/json would silently keep the last. The event's own fields are matched as the
-// decoder matches them, ignoring case; map keys (topics, members) exactly.
+// duplicateKeys reports a key that appears twice in one object of b, a line that already
+// decoded as one valid JSON value: encoding/json would silently keep the last. The event's
+// own fields are matched as the decoder matches them, ignoring case; map keys (topics,
+// members) exactly. It scans the bytes once, without decoding values.
 func duplicateKeys(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	return walkKeys(dec, "", true)
-}
-
-func walkKeys(dec *json.Decoder, field string, top bool) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
+	type frame struct {
+		object, wantKey bool
+		keys            []string
 	}
-	switch tok {
-	case json.Delim('{'):
-		seen := map[string]bool{}
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return err
+	var stack []frame
+	field := "" // the top-level field being read, for messages
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '{', '[':
+			stack = append(stack, frame{object: c == '{', wantKey: c == '{'})
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+		case ',':
+			if top := &stack[len(stack)-1]; top.object {
+				top.wantKey = true
 			}
-			key := k.(string)
-			id := key
-			if top {
-				id = string(bytes.ToLower([]byte(key)))
-			}
-			if seen[id] {
-				if top {
-					return fmt.Errorf("field %q: %v", key, errDuplicate)
+		case '"':
+			j := i + 1
+			escaped := false
+			for ; b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					escaped = true
+					j++
 				}
-				return fmt.Errorf("field %q: %v %q", field, errDuplicate, key)
 			}
-			seen[id] = true
-			sub := field
-			if top {
-				sub = key
+			if len(stack) == 0 {
+				i = j
+				continue
 			}
-			if err := walkKeys(dec, sub, false); err != nil {
-				return err
+			top := &stack[len(stack)-1]
+			if top.object && top.wantKey {
+				key := string(b[i+1 : j])
+				if escaped {
+					if err := json.Unmarshal(b[i:j+1], &key); err != nil {
+						return err
+					}
+				}
+				id := key
+				if len(stack) == 1 {
+					id, field = strings.ToLower(key), key
+				}
+				if slices.Contains(top.keys, id) {
+					if len(stack) == 1 {
+						return fmt.Errorf("field %q: %v", key, errDuplicate)
+					}
+					return fmt.Errorf("field %q: %v %q", field, errDuplicate, key)
+				}
+				top.keys = append(top.keys, id)
+				top.wantKey = false
 			}
+			i = j
 		}
-		_, err = dec.Token()
-	case json.Delim('['):
-		for dec.More() {
-			if err := walkKeys(dec, field, false); err != nil {
-				return err
-			}
-		}
-		_, err = dec.Token()
 	}
-	return err
+	return nil
 }
 
 // Validate checks an in-memory history as Read checks a file (except that an interval may
