@@ -14,8 +14,11 @@
 // or, from a file, oracle.CheckReader(f, oracle.Options{}), or `groupcheck check-history FILE`.
 // A Report lists Violations (failures) and Zombies: overlaps explained by a member cut off
 // from the coordinator that had not yet learned it was fenced, which Kafka allows (PEERS.md
-// §6.4) and which are classified rather than silently allowed. Options.Linearizability plugs
-// in the check of the coordinator's operations against the reference coordinator.
+// §6.4) and which are classified rather than silently allowed; Report.Checked lists the
+// properties judged. Options.Linearizability plugs in the check of the coordinator's
+// operations against the reference coordinator (oracle.Linearizable); for CheckReader,
+// Options.LinearizabilityStream (oracle.LinearizableStream) does it without holding the
+// history. CheckReader refuses an empty history (ErrNothingToCheck) and any impossible line.
 //
 // # Properties
 //
