@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	h "github.com/groupcheck/groupcheck/conformance/harness"
 	"github.com/groupcheck/groupcheck/oracle"
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
@@ -91,5 +92,19 @@ func TestLeaveBeforeRevoke(t *testing.T) {
 	}
 	if left == 0 || revoked <= left {
 		t.Errorf("want a's accepted leave before its revoke began: leave at seq %d, revoke at seq %d", left, revoked)
+	}
+}
+
+// TestEagerRejoinWithoutRevoke replays a range churn run: c's assign callback for generation
+// 5 began (seq 456); while it ran, librdkafka saw t1 grow from 4 to 6 partitions and rejoined
+// at once ("initiating rebalance (EAGER) in state up (join-state wait-assign-call) with 3
+// assigned partition(s)", JoinGroup at seq 461), without the revoke callback an eager member
+// owes before it rejoins, and handed the same partitions to the assign callback of
+// generation 6 (seq 488). The oracle must report callbacks-consistent naming c; had the range
+// leader moved them, it would have been a double assignment.
+func TestEagerRejoinWithoutRevoke(t *testing.T) {
+	rep := replay(t, "eager-rejoin-without-revoke-range.jsonl")
+	if !(h.Verdict{Report: rep}).Has(oracle.CallbacksConsistent, oracle.ClassViolation, "c's assign") {
+		t.Errorf("want callbacks-consistent naming c:\n%s", rep)
 	}
 }

@@ -19,6 +19,10 @@ type Protocol struct {
 	ServerTap bool
 	// Timing, if set, replaces DefaultTiming for this protocol's runs.
 	Timing Timing
+	// KnownBugs are violations this client library is known to commit, by property, each
+	// with what it is and its fixture: reported (Verdict.Known), not failed. Only for bugs
+	// of the library under test, reproduced in its module's testdata/.
+	KnownBugs map[string]string
 }
 
 // Client is one running consumer, as its driver exposes it to the harness.

@@ -75,7 +75,21 @@ func Judge(h *Harness, runErr error) Verdict {
 	v := Verdict{History: hist, Report: oracle.Check(hist, o), RunErr: runErr,
 		Broker: h.Observer().Errors(), Logs: h.Logs()}
 	v.ClassifyKnown()
+	v.classifyBugs(h.cfg.Protocol.KnownBugs)
 	return v
+}
+
+// classifyBugs moves violations of the client library's known bugs to Known.
+func (v *Verdict) classifyBugs(bugs map[string]string) {
+	kept := v.Report.Violations[:0]
+	for _, x := range v.Report.Violations {
+		if what, ok := bugs[x.Property]; ok {
+			v.Known = append(v.Known, "client bug: "+what+": "+x.Message)
+			continue
+		}
+		kept = append(kept, x)
+	}
+	v.Report.Violations = kept
 }
 
 // OK reports whether the run is clean: no violation, no failed step, nothing wrong on the

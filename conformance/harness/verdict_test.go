@@ -155,3 +155,22 @@ func TestObserverClassicRemoval(t *testing.T) {
 		t.Errorf("Fenced = %+v", f)
 	}
 }
+
+// A client library's known bug is moved to Known by property; other violations stay and
+// still fail the run.
+func TestClassifyBugs(t *testing.T) {
+	v := Verdict{Report: oracle.Report{Violations: []oracle.Violation{
+		{Property: oracle.CallbacksConsistent, Message: "c's assign"},
+		{Property: oracle.ExclusiveOwnership, Message: "a and b"},
+	}}}
+	v.classifyBugs(map[string]string{oracle.CallbacksConsistent: "the bug"})
+	if len(v.Report.Violations) != 1 || v.Report.Violations[0].Property != oracle.ExclusiveOwnership {
+		t.Errorf("violations left: %+v", v.Report.Violations)
+	}
+	if len(v.Known) != 1 || !strings.Contains(v.Known[0], "client bug: the bug: c's assign") {
+		t.Errorf("known: %q", v.Known)
+	}
+	if v.OK() {
+		t.Error("the other violation must still fail the run")
+	}
+}
