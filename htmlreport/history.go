@@ -14,7 +14,8 @@ import (
 )
 
 // MaxHistoryEvents bounds the events a history's timeline draws: beyond it the page would be
-// too large to open comfortably; the page says where it stopped.
+// too large to open comfortably; the page says where it stopped. A caller may pass only
+// that many events (the report's count says how many there were).
 const MaxHistoryEvents = 4000
 
 // HistoryPage is check-history's report as a page: the verdict per property (with the first
@@ -81,9 +82,12 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 // finding marked red with the property's name.
 func HistoryTimeline(id, name string, h history.History, r oracle.Report) *Timeline {
 	tl := &Timeline{ID: id, Title: name, Found: fmt.Sprintf("%d events", len(h))}
+	total := max(len(h), r.Events)
 	if len(h) > MaxHistoryEvents {
-		tl.About = append(tl.About, fmt.Sprintf("the first %d of %d events are drawn", MaxHistoryEvents, len(h)))
 		h = h[:MaxHistoryEvents]
+	}
+	if total > len(h) {
+		tl.About = append(tl.About, fmt.Sprintf("the first %d of %d events are drawn", len(h), total))
 	}
 	findings := map[int64][]string{}
 	for _, v := range append(slices.Clone(r.Violations), r.Zombies...) {

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -338,5 +339,27 @@ func TestHistoryPage(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestHistoryTimelineSaysWhatIsLeftOut: given the first events of a longer history, the
+// timeline draws them and says how many there were.
+func TestHistoryTimelineSaysWhatIsLeftOut(t *testing.T) {
+	f, err := os.Open("testdata/late-commit-cooperative.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := history.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := oracle.Check(h, oracle.Options{})
+	tl := HistoryTimeline("h", "x", h[:50], r)
+	if len(tl.Steps) != 50 || !slices.Contains(tl.About, fmt.Sprintf("the first 50 of %d events are drawn", len(h))) {
+		t.Errorf("%d steps, about %q", len(tl.Steps), tl.About)
+	}
+	if tl := HistoryTimeline("h", "x", h, r); len(tl.About) != 0 {
+		t.Errorf("the whole history says %q", tl.About)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -268,10 +269,17 @@ func writeHistoryPage(file, path string, r oracle.Report) error {
 	if err != nil {
 		return err
 	}
-	h, err := history.Read(f)
-	f.Close()
-	if err != nil {
-		return err
+	defer f.Close()
+	var h history.History // only the events the page draws: a history may be far larger
+	for rd := history.NewReader(f); len(h) < htmlreport.MaxHistoryEvents; {
+		e, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		h = append(h, e)
 	}
 	lin := ""
 	if r.Linearizable != oracle.LinYes && r.Linearizable != oracle.LinNotChecked {
