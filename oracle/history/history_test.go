@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -102,6 +103,7 @@ func TestReadErrors(t *testing.T) {
 		{"duplicate key in another case", `{"seq":1,"kind":"start","node":"a","Node":"b"}`, `history line 1: field "Node": duplicate key`},
 		{"duplicate topic", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[1],"t":[2]}}`, `history line 1: field "parts": duplicate key "t"`},
 		{"duplicate topic, escaped", `{"seq":1,"kind":"mark","node":"a","parts":{"t":[1],"\u0074":[2]}}`, `history line 1: field "parts": duplicate key "t"`},
+		{"duplicate field, folded", `{"seq":1,"kind":"mark","node":"a","\u017feq":2}`, `history line 1: field "ſeq": duplicate key`},
 		{"duplicate field, escaped", `{"seq":1,"kind":"mark","node":"a","n\u006fde":"b"}`, `history line 1: field "node": duplicate key`},
 		{"duplicate member in assignments", `{"seq":1,"kind":"mark","node":"a","assignments":{"m":{},"m":{"t":[2]}}}`, `history line 1: field "assignments": duplicate key "m"`},
 		{"invalid UTF-8", ok + "\n" + "{\"seq\":2,\"kind\":\"mark\",\"node\":\"a\xff\"}", "history line 2: invalid UTF-8 at byte 32"},
@@ -299,4 +301,63 @@ func TestReadKeysAlikeInDifferentObjects(t *testing.T) {
 	if h, err := Read(strings.NewReader(in)); err != nil || len(h) != 1 {
 		t.Errorf("Read: %v, %v", h, err)
 	}
+}
+
+// refDuplicate is the slow, obvious duplicate-key finder (encoding/json's tokens), for
+// FuzzDuplicateKeys.
+func refDuplicate(dec *json.Decoder, depth int) (bool, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return false, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		var seen []string
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return false, err
+			}
+			key := k.(string)
+			for _, s := range seen {
+				if s == key || (depth == 0 && strings.EqualFold(s, key)) {
+					return true, nil
+				}
+			}
+			seen = append(seen, key)
+			if dup, err := refDuplicate(dec, depth+1); dup || err != nil {
+				return dup, err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('['):
+		for dec.More() {
+			if dup, err := refDuplicate(dec, depth+1); dup || err != nil {
+				return dup, err
+			}
+		}
+		_, err = dec.Token()
+	}
+	return false, err
+}
+
+// FuzzDuplicateKeys: the one-scan duplicate-key finder agrees with the token walk on every
+// valid JSON value.
+func FuzzDuplicateKeys(f *testing.F) {
+	for _, s := range []string{`{"a":1,"A":2}`, `{"p":{"t":[1],"t":[2]}}`, `{"p":{"t":[1]},"q":{"t":[1]}}`,
+		`{"n":"{\"x\":1,\"x\":2}"}`, `{"\u0061":1,"a":2}`, `[{"a":1},{"a":1}]`, `{"a":[{"b":1,"b":2}]}`, `"x"`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		want, err := refDuplicate(json.NewDecoder(bytes.NewReader(b)), 0)
+		if err != nil {
+			return
+		}
+		if got := duplicateKeys(bytes.TrimSpace(b)) != nil; got != want {
+			t.Fatalf("%s: duplicate %v, token walk says %v", b, got, want)
+		}
+	})
 }

@@ -135,8 +135,8 @@ var errDuplicate = errors.New("duplicate key")
 
 // duplicateKeys reports a key that appears twice in one object of b, a line that already
 // decoded as one valid JSON value: encoding/json would silently keep the last. The event's
-// own fields are matched as the decoder matches them, ignoring case; map keys (topics,
-// members) exactly. It scans the bytes once, without decoding values.
+// own fields are matched as the decoder matches them, ignoring case (Unicode folding, so
+// "ſeq" is "seq"); map keys (topics, members) exactly. It scans the bytes once, without decoding values.
 func duplicateKeys(b []byte) error {
 	type frame struct {
 		object, wantKey bool
@@ -175,17 +175,18 @@ func duplicateKeys(b []byte) error {
 						return err
 					}
 				}
-				id := key
+				same := func(k string) bool { return k == key }
 				if len(stack) == 1 {
-					id, field = strings.ToLower(key), key
+					field = key
+					same = func(k string) bool { return strings.EqualFold(k, key) }
 				}
-				if slices.Contains(top.keys, id) {
+				if slices.ContainsFunc(top.keys, same) {
 					if len(stack) == 1 {
 						return fmt.Errorf("field %q: %v", key, errDuplicate)
 					}
 					return fmt.Errorf("field %q: %v %q", field, errDuplicate, key)
 				}
-				top.keys = append(top.keys, id)
+				top.keys = append(top.keys, key)
 				top.wantKey = false
 			}
 			i = j
