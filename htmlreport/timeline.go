@@ -147,6 +147,14 @@ func stepView(cfg *spec.Config, n int, s traces.StepResult) StepView {
 	}
 	a := s.Step.Action
 	v.Lane, v.Class = actionLane(a), actionClass(a.Kind)
+	if v.Class != "protocol" {
+		// Timers and the environment's events are few and decide the story: name them.
+		label := s.Step.Text
+		if v.Lane > 0 {
+			label = strings.TrimSuffix(label, " "+cfg.Members[v.Lane-1].Name)
+		}
+		v.Marks = append(v.Marks, Mark{Lane: v.Lane, Label: label, Title: s.Step.Text, Class: v.Class})
+	}
 	for _, e := range s.Events {
 		if m, ok := eventMark(e); ok {
 			v.Marks = append(v.Marks, m)
