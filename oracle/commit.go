@@ -60,7 +60,7 @@ func (s *scan) commit(n *node, retro *history.Event, e history.Event) {
 	switch {
 	case e.OK() && (c.fence != nil || len(c.notOwned) > 0):
 		s.acceptedCommit(n, c, e)
-	case commitFencing[e.Err]:
+	case commitFencing[e.Err] && !generationMovedOn(n, c.begin, e):
 		s.found(finding{prop: CommitFromOwner, class: ClassZombie, at: e.Seq, parts: c.parts,
 			events: append([]history.Event{c.begin, e}, c.seg.why...), msg: func(ps string) string {
 				why := c.seg.note
@@ -97,4 +97,13 @@ func commitName(begin history.Event) string {
 		return "OffsetCommit (seen only on the wire)"
 	}
 	return "commit"
+}
+
+// generationMovedOn reports whether a commit refused with ILLEGAL_GENERATION is explained by
+// the member itself having moved to a newer generation before the answer: a classic client
+// commits from its poll loop while its rejoin is parked on the same connection, and the
+// coordinator, answering in order, judges the commit after the JoinGroup (KAFKA.md §1.8). No
+// one was fenced and nothing was accepted, so it is no zombie.
+func generationMovedOn(n *node, begin, end history.Event) bool {
+	return end.Err == "ILLEGAL_GENERATION" && begin.Gen > 0 && n.id.gen > begin.Gen
 }

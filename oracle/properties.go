@@ -38,7 +38,9 @@ const (
 	// began, unless admitted again since (PEERS.md §6.4, "every commit from a fenced member is
 	// rejected"; KAFKA.md §1.8, §3.1, §3.9). A fencing answer alone does not count: it is what
 	// the member was told, and a test harness may inject one without fencing the member. A
-	// commit rejected with a fencing error is listed as a zombie, not a failure.
+	// commit rejected with a fencing error is listed as a zombie, not a failure, unless it is
+	// ILLEGAL_GENERATION after the member's own rejoin moved it to a newer generation (the
+	// coordinator answers a connection in order: the commit was judged after the JoinGroup).
 	CommitFromOwner = "commit-from-owner"
 
 	// GenerationMonotonic: within one member ID a node's observed generation (epoch) never goes

@@ -223,6 +223,17 @@ var commitCases = []propCase{
 		b.instant(history.Cut, "a")
 		b.commit("a", parts("t", 0), "UNKNOWN_MEMBER_ID")
 	}, []string{commitZ}, []string{"rejected with UNKNOWN_MEMBER_ID", "a was cut off"}},
+	{"ILLEGAL_GENERATION after the member's own rejoin moved the generation on", "conformance/confluent rejected-commit-during-rejoin-cooperative-sticky.jsonl; KAFKA.md §1.8", history.Classic, func(b *hb) {
+		commitOwned(b)
+		join := b.begin(history.Event{Kind: history.Request, Node: "a", Op: history.JoinGroup, Member: "m-a", Gen: 3})
+		c := b.begin(history.Event{Kind: history.Commit, Node: "a", Parts: parts("t", 0), Gen: 3})
+		b.end(join, history.Event{Member: "m-a", Gen: 4})
+		b.end(c, history.Event{Err: "ILLEGAL_GENERATION"})
+	}, nil, nil},
+	{"ILLEGAL_GENERATION at the member's own generation is a zombie", "PEERS.md §2", history.Classic, func(b *hb) {
+		commitOwned(b)
+		b.end(b.begin(history.Event{Kind: history.Commit, Node: "a", Parts: parts("t", 0), Gen: 3}), history.Event{Err: "ILLEGAL_GENERATION"})
+	}, []string{commitZ}, nil},
 	{"a stale-epoch rejection is not fencing", "KAFKA.md §3.1: STALE_MEMBER_EPOCH", "", func(b *hb) {
 		commitOwned(b)
 		b.commit("a", parts("t", 0), "STALE_MEMBER_EPOCH")

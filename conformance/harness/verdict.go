@@ -36,7 +36,8 @@ var knownKfake = []struct{ detail, property, what string }{
 // knownOracle are findings of the oracle about correct behaviour: oracle errors, reported
 // to the oracle's owner with a fixture, classified here so that they do not fail a run.
 var knownOracle = []struct{ detail, property, what string }{
-	{"accepted while", "", "oracle error: the reference consumer coordinator (oracle/lin consumer.go commit) accepts a commit only at the member's current epoch, while Kafka since KIP-1251 (apache/kafka#21692) and kfake (groups.go handleConsumerOffsetCommit) accept assignment epoch <= commit epoch <= member epoch (conformance/confluent/testdata/kip1251-stale-epoch-commit-kip848.jsonl)"},
+	// None now: the KIP-1251 commit (conformance/confluent/testdata/kip1251-stale-epoch-commit-kip848.jsonl)
+	// is accepted by the reference consumer coordinator since oracle/lin learned KIP-1251.
 }
 
 // ClassifyKnown moves the report's findings of known kfake deviations and oracle errors to

@@ -193,8 +193,11 @@ func (s *step848) heartbeat() bool {
 	return true
 }
 
-// commit: OffsetCommit carries the member epoch and is accepted only at the member's
-// current epoch (STALE_MEMBER_EPOCH otherwise). Reference: KAFKA.md §3.1; kip848.OffsetCommit.
+// commit: OffsetCommit carries the member epoch. It is accepted at the member's current epoch
+// and, since KIP-1251 (apache/kafka#21692; kfake's handleConsumerOffsetCommit), at an older one
+// at or after the epoch the partitions were assigned at, which the model does not track: so
+// an accepted commit needs an epoch no higher than the member's, and STALE_MEMBER_EPOCH is
+// never the answer at the current epoch. Reference: KAFKA.md §3.1; kip848.OffsetCommit.
 func (s *step848) commit() bool {
 	o, n := s.o, s.n
 	if !o.answered || o.gen < 0 && o.member == "" {
@@ -206,7 +209,7 @@ func (s *step848) commit() bool {
 		if m.removed {
 			return s.fail("member %s was removed (%s): the commit cannot be %s", o.member, n.why.of("removed:"+o.member), o.err)
 		}
-		if o.err == impl.None && m.epochKnown && m.epoch != o.gen {
+		if o.err == impl.None && m.epochKnown && o.gen > m.epoch {
 			return s.fail("a commit at epoch %d accepted while %s's epoch is %d (%s)", o.gen, o.member, m.epoch, n.why.of("epoch:"+o.member))
 		}
 		if o.err == impl.StaleMemberEpoch && m.epochKnown && m.epoch == o.gen {

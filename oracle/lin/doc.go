@@ -58,8 +58,10 @@
 //     UNKNOWN_MEMBER_ID, or that left with epoch -1) gets no successful heartbeat at an epoch
 //     > 0 and no FENCED_MEMBER_EPOCH until it rejoins with epoch 0.
 //   - FENCED_MEMBER_EPOCH is never the answer to a heartbeat at the member's current epoch.
-//   - A commit is accepted only at the member's current epoch (its last answered epoch), and
-//     STALE_MEMBER_EPOCH is never the answer at the current epoch.
+//   - A commit is accepted only at an epoch no higher than the member's current one (its last
+//     answered epoch; an older one since KIP-1251, apache/kafka#21692, when the partitions were
+//     assigned at or before it, which the model does not track), and STALE_MEMBER_EPOCH is
+//     never the answer at the current epoch.
 //   - Member ids handed to joins without an id are fresh; an answer names the requester.
 //
 // # What is abstracted

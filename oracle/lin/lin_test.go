@@ -181,11 +181,16 @@ func TestConsumer(t *testing.T) {
 			b.req("a", cgh, 20, 21, rq("a1", 0), epoch("a1", 1, tp(0)))
 			return b.history()
 		}(), false, "member a1's epoch went back from 2"},
-		{"a commit accepted at a stale epoch (§3.1)", func() history.History {
+		{"a commit accepted at an epoch the member has not reached (§3.1)", func() history.History {
+			b := base()
+			b.req("a", history.OffsetCommit, 20, 21, rq("a1", 3), ok())
+			return b.history()
+		}(), false, "a commit at epoch 3 accepted while a1's epoch is 2"},
+		{"a commit accepted at an older epoch (KIP-1251, apache/kafka#21692)", func() history.History {
 			b := base()
 			b.req("a", history.OffsetCommit, 20, 21, rq("a1", 1), ok())
 			return b.history()
-		}(), false, "a commit at epoch 1 accepted while a1's epoch is 2"},
+		}(), true, ""},
 		{"STALE_MEMBER_EPOCH at the current epoch (§3.1)", func() history.History {
 			b := base()
 			b.req("a", history.OffsetCommit, 20, 21, rq("a1", 2), fail("STALE_MEMBER_EPOCH"))
@@ -312,10 +317,10 @@ func TestUnansweredRetriesMerged(t *testing.T) {
 		b.req("c", cgh, 20+10*i, -1, rq("c1", 3), ok())
 		b.req("a", cgh, 21+10*i, 22+10*i, rq("a1", 1), epoch("a1", 1, nil))
 	}
-	b.req("a", history.OffsetCommit, 400, 401, rq("a1", 0), ok())
+	b.req("a", history.OffsetCommit, 400, 401, rq("a1", 5), ok())
 	h := b.history()
 	r, err := Check(h, 0)
-	if err != nil || r.OK || !strings.Contains(r.Detail, "a commit at epoch 0 accepted while a1's epoch is 1") {
+	if err != nil || r.OK || !strings.Contains(r.Detail, "a commit at epoch 5 accepted while a1's epoch is 1") {
 		t.Fatalf("%+v %v", r, err)
 	}
 	p, err := parse(h)
