@@ -74,29 +74,31 @@ func (c *client) Kill() {
 	c.cl.Close()
 }
 
-// begin records a callback's begin with kgo's member and generation, and returns its end.
-func (c *client) begin(kind history.Kind, m map[string][]int32) func() {
-	member, gen := c.cl.GroupMetadata()
+// begin records a callback's begin with kgo's member and generation, and returns its end. It
+// reads them from the client kgo hands the callback: the first assign can run before
+// kgo.NewClient has returned, while c.cl is still nil.
+func (c *client) begin(cl *kgo.Client, kind history.Kind, m map[string][]int32) func() {
+	member, gen := cl.GroupMetadata()
 	end := c.n.Begin(kind, member, gen, toParts(m))
-	return func() { end(c.cl.GroupMetadata()) }
+	return func() { end(cl.GroupMetadata()) }
 }
 
-func (c *client) onAssigned(_ context.Context, _ *kgo.Client, m map[string][]int32) {
-	end := c.begin(history.Assign, m)
+func (c *client) onAssigned(_ context.Context, cl *kgo.Client, m map[string][]int32) {
+	end := c.begin(cl, history.Assign, m)
 	c.n.Own(toParts(m), true)
 	c.n.Jitter()
 	end()
 }
 
 func (c *client) onRevoked(ctx context.Context, cl *kgo.Client, m map[string][]int32) {
-	end := c.begin(history.Revoke, m)
+	end := c.begin(cl, history.Revoke, m)
 	if c.n.Fault() == h.LateCommit && len(m) > 0 {
 		offs := c.processedOf(m) // handed to a worker that flushes them later
 		c.n.Own(toParts(m), false)
 		end()
 		go func() {
 			time.Sleep(c.n.Timing().LateAck / 2)
-			c.commitOffsets(context.Background(), offs, "late")
+			c.commitOffsets(context.Background(), cl, offs, "late")
 		}()
 		return
 	}
@@ -109,17 +111,17 @@ func (c *client) onRevoked(ctx context.Context, cl *kgo.Client, m map[string][]i
 		return
 	}
 	c.n.Jitter()
-	c.commitOffsets(ctx, cl.UncommittedOffsets(), "revoke")
+	c.commitOffsets(ctx, cl, cl.UncommittedOffsets(), "revoke")
 	c.n.Own(toParts(m), false)
 	end()
 }
 
-func (c *client) onLost(_ context.Context, _ *kgo.Client, m map[string][]int32) {
+func (c *client) onLost(_ context.Context, cl *kgo.Client, m map[string][]int32) {
 	c.n.Own(toParts(m), false)
 	if c.n.Fault() == h.SkipLost {
 		return // the application never hears that it lost the partitions
 	}
-	end := c.begin(history.Lost, m)
+	end := c.begin(cl, history.Lost, m)
 	c.n.Jitter()
 	end()
 }
@@ -127,7 +129,7 @@ func (c *client) onLost(_ context.Context, _ *kgo.Client, m map[string][]int32) 
 // commitOffsets commits offs, recording the commit and its outcome. Commits happen only where
 // kgo cannot be mid-rebalance: in the revoke callback, and between PollFetches and
 // AllowRebalance (BlockRebalanceOnPoll).
-func (c *client) commitOffsets(ctx context.Context, offs map[string]map[int32]kgo.EpochOffset, why string) {
+func (c *client) commitOffsets(ctx context.Context, cl *kgo.Client, offs map[string]map[int32]kgo.EpochOffset, why string) {
 	if len(offs) == 0 || ctx.Err() != nil {
 		return
 	}
@@ -137,12 +139,12 @@ func (c *client) commitOffsets(ctx context.Context, offs map[string]map[int32]kg
 			parts[t] = append(parts[t], p)
 		}
 	}
-	member, gen := c.cl.GroupMetadata()
+	member, gen := cl.GroupMetadata()
 	end := c.n.BeginCommit(member, gen, parts, why)
 	cctx, cancel := context.WithTimeout(ctx, c.n.Timing().Commit*3)
 	defer cancel()
 	var cerr string
-	c.cl.CommitOffsetsSync(cctx, offs, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
+	cl.CommitOffsetsSync(cctx, offs, func(_ *kgo.Client, req *kmsg.OffsetCommitRequest, resp *kmsg.OffsetCommitResponse, err error) {
 		if req.MemberID != "" {
 			member, gen = req.MemberID, req.Generation
 		}
@@ -183,7 +185,7 @@ func (c *client) poll(ctx context.Context) {
 		c.mu.Unlock()
 		c.n.Polled(k)
 		if due {
-			c.commitOffsets(ctx, c.cl.UncommittedOffsets(), "poll")
+			c.commitOffsets(ctx, c.cl, c.cl.UncommittedOffsets(), "poll")
 		}
 		c.cl.AllowRebalance()
 	}
