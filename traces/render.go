@@ -123,7 +123,8 @@ func mermaidStep(bw *bufio.Writer, t *Trace, i int, s StepResult) {
 // actor is the participant an action is drawn on: its member, or the coordinator.
 func actor(t *Trace, a spec.Action) string {
 	switch a.Kind {
-	case spec.AddPartition, spec.DeleteTopic, spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout:
+	case spec.AddPartition, spec.DeleteTopic, spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout,
+		spec.RebalanceTimeout:
 		return "coord"
 	}
 	return pid(t.Config.Members[a.Slot].Name)
