@@ -18,7 +18,7 @@ import (
 )
 
 // browserEnv switches the browser test on: it needs Debian's chromium (apt-get install -y
-// chromium), which CI does not install.
+// chromium); .ci/run installs it and sets the variable.
 const browserEnv = "GROUPCHECK_BROWSER"
 
 // chromium finds the browser, or skips the test when it is not asked for.
