@@ -3,9 +3,11 @@ package mutate
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -151,9 +153,12 @@ func Run(o Options) (*Report, error) {
 	return rep, nil
 }
 
-// interleave orders the mutants round-robin across packages, each package's in its order:
-// a run stopped early then holds a like share of every package.
+// interleave orders the mutants round-robin across packages, each package's in the order of
+// a hash of their keys: a run stopped early is then a like-sized, unbiased sample of every
+// package (not its first files), and the same on every run.
 func interleave(ms []Mutant) []Mutant {
+	ms = slices.Clone(ms)
+	slices.SortStableFunc(ms, func(a, b Mutant) int { return cmp.Compare(keyHash(a.Key), keyHash(b.Key)) })
 	var pkgs []string
 	by := map[string][]Mutant{}
 	for _, m := range ms {
@@ -171,6 +176,12 @@ func interleave(ms []Mutant) []Mutant {
 		}
 	}
 	return out
+}
+
+func keyHash(k string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(k))
+	return h.Sum64()
 }
 
 // parallel runs f(0..n-1) on jobs goroutines.

@@ -2,11 +2,15 @@ package mutate
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Score is one package's tally. Score = Killed / (Killed + Survived + TimedOut), equivalents
@@ -86,13 +90,51 @@ func (r *Report) WriteText(w io.Writer) {
 	for _, k := range r.Killers {
 		fmt.Fprintf(w, "  %-36s %d\n", k.Name, k.N)
 	}
-	fmt.Fprintf(w, "\n%d points left out because their schema does not compile; %.0f s with %d jobs\n", r.NotBuilt, r.Seconds, r.Jobs)
+	if r.Jobs > 0 {
+		fmt.Fprintf(w, "\n%d points left out because their schema does not compile; %.0f s with %d jobs\n", r.NotBuilt, r.Seconds, r.Jobs)
+	}
 	fmt.Fprintf(w, "\nnot killed (key, line, verdict):\n")
 	for _, res := range r.Results {
 		if res.Status != Killed && res.Equivalent == "" {
 			fmt.Fprintf(w, "  %s  (line %d) -> %q: %s\n", res.Key, res.Line, res.Mut, res.Verdict)
 		}
 	}
+}
+
+// ReadResults reads a run's verdicts: a --json report, or the verdicts.jsonl a run writes
+// into its work directory as it goes (so a run stopped early can still be tallied).
+func ReadResults(path string) ([]Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var rep Report
+	if json.Unmarshal(data, &rep) == nil && rep.Date != "" {
+		return rep.Results, nil
+	}
+	var out []Result
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var r Result
+		if err := dec.Decode(&r); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Tally is a report of verdicts already reached (ReadResults), with the equivalents applied
+// afresh: how a stopped run is scored.
+func Tally(results []Result, pkgs []string, equivalents map[string]string) *Report {
+	rep := &Report{Date: time.Now().UTC().Format("2006-01-02")}
+	for _, r := range results {
+		r.Equivalent = equivalents[r.Key]
+		rep.Results = append(rep.Results, r)
+	}
+	slices.SortFunc(rep.Results, func(a, b Result) int { return strings.Compare(a.Key, b.Key) })
+	rep.tally(pkgs)
+	return rep
 }
 
 // ReadEquivalents reads the list of equivalent mutants: one per line, the mutant's Key, " => ",

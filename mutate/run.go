@@ -159,6 +159,9 @@ func (v Verdict) String() string {
 	case Killed:
 		return fmt.Sprintf("killed in %s by %v", v.World, v.Killers)
 	case TimedOut:
+		if len(v.Capped) > 3 {
+			return fmt.Sprintf("timed out (capped in %d worlds: %v ...)", len(v.Capped), v.Capped[:3])
+		}
 		return fmt.Sprintf("timed out (capped in %v)", v.Capped)
 	}
 	return v.Status

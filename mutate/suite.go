@@ -61,7 +61,7 @@ var skipped = map[string]string{
 
 // standIns are small worlds for the paths of the skipped ones — a member joining a running
 // group (v2 and v1 subscriptions), a KIP-848 response lost — and for paths no preset takes
-// (found by coverage: points no world reached): a KIP-848 member leaving, a partition added,
+// (found by coverage: points no world reached): the roundrobin assignor, a KIP-848 member leaving, a partition added,
 // a subscription changed under the range assignor, every valid target (assignor any).
 var standIns = []World{
 	{"join/cooperative-kafka", `protocol cooperative
@@ -91,6 +91,17 @@ topic t 2
 member a topics=t
 member b topics=t
 budget lost-responses=1
+commits on
+`},
+	{"eager/roundrobin-crashes", `protocol eager
+consumer kafka
+coordinator kafka
+assignor roundrobin
+topic t 2
+topic u 1
+member a topics=t,u
+member b topics=t
+budget crashes=1
 commits on
 `},
 	{"kip848/leaves", kip848Two + "budget leaves=1\ncommits on\n"},

@@ -27,7 +27,8 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "run only the mutants whose key contains this text")
 	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
-	rerun := fs.String("rerun", "", "run only the mutants a previous --json report did not kill (by key), keeping its other verdicts")
+	tally := fs.String("tally", "", "run nothing: score the verdicts of a --json report or of a run's verdicts.jsonl (a run stopped early)")
+	rerun := fs.String("rerun", "", "run only the mutants a previous --json report (or verdicts.jsonl) did not kill (by key), keeping its other verdicts")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
 	if err := fs.Parse(args); err != nil {
@@ -46,13 +47,13 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 		Work: *work, Equivalents: eq, Log: newStatusLog(stderr, mutateProgress)}
 	var again map[string]bool
 	if *rerun != "" {
-		var prev mutate.Report
-		if err := readJSON(*rerun, &prev); err != nil {
+		prev, err := mutate.ReadResults(*rerun)
+		if err != nil {
 			fmt.Fprintf(stderr, "groupcheck mutate: --rerun: %v\n", err)
 			return 2
 		}
 		again, o.Previous = map[string]bool{}, map[string]mutate.Verdict{}
-		for _, r := range prev.Results {
+		for _, r := range prev {
 			if r.Status != mutate.Killed {
 				again[r.Key] = true
 			} else {
@@ -62,6 +63,16 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	o.Select = func(m mutate.Mutant) bool {
 		return strings.Contains(m.Key, *only) && (again == nil || again[m.Key])
+	}
+	if *tally != "" {
+		res, err := mutate.ReadResults(*tally)
+		if err != nil {
+			fmt.Fprintf(stderr, "groupcheck mutate: --tally: %v\n", err)
+			return 2
+		}
+		rep := mutate.Tally(res, o.Packages, eq)
+		rep.WriteText(stdout)
+		return 0
 	}
 	if _, err := os.Stat("go.mod"); err != nil {
 		fmt.Fprintf(stderr, "groupcheck mutate: run it from the module's root (no go.mod here)\n")
