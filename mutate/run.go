@@ -20,6 +20,9 @@ type Baseline struct {
 	Props        map[string]string `json:"props"`         // property → status (holds, violated, ...)
 	Converges    string            `json:"converges,omitempty"`
 	Rounds       int               `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
+	// RoundsBy is the same per kind of environment event: a mutant that makes one kind of
+	// event cost more rebalances is caught even when another kind sets the overall worst case.
+	RoundsBy map[string]int `json:"rounds_by,omitempty"`
 	Seconds      float64           `json:"seconds"`
 	CPU          float64           `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
 	Hits         []int32           `json:"hits"`
@@ -70,6 +73,10 @@ func RunBaseline(w World) (Baseline, error) {
 	if invariants.LivenessUndefined(cfg) == "" {
 		lr := invariants.Liveness(cfg, 1<<30)
 		b.LiveDistinct, b.Converges, b.Rounds = lr.Distinct, lr.Status.String(), lr.Rounds.Rebalances
+		b.RoundsBy = map[string]int{}
+		for k, f := range lr.Rounds.ByEvent {
+			b.RoundsBy[k] = f.Rebalances
+		}
 	}
 	b.Seconds, b.CPU = time.Since(start).Seconds(), cpuSeconds()-cpu
 	b.Hits = rt.Hits()
@@ -79,7 +86,8 @@ func RunBaseline(w World) (Baseline, error) {
 // RunMutant runs the switched-on mutant (GROUPCHECK_MUTANT = id) against every world whose
 // reference reaches point id, cheapest first, and stops at the first that catches it: a
 // property that holds in the reference is violated (or a sometimes-property unreached),
-// converges fails, or more rebalances are needed than the reference needs. A world whose
+// converges fails, or more rebalances are needed after some kind of environment event than
+// the reference needs after it. A world whose
 // state cap stops it first is undecided; with no catch anywhere and an undecided world the
 // mutant timed out.
 func RunMutant(base []Baseline, id int32) Verdict {
@@ -149,6 +157,11 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 		return []string{invariants.ConvergesName}, false, nil
 	case b.Rounds >= 0 && (lr.Rounds.Rebalances == invariants.Unbounded || lr.Rounds.Rebalances > b.Rounds):
 		return []string{RoundsName}, false, nil
+	}
+	for k, f := range lr.Rounds.ByEvent {
+		if ref, ok := b.RoundsBy[k]; ok && ref >= 0 && (f.Rebalances == invariants.Unbounded || f.Rebalances > ref) {
+			return []string{RoundsName}, false, nil
+		}
 	}
 	return nil, false, nil
 }

@@ -61,7 +61,7 @@ var skipped = map[string]string{
 
 // standIns are small worlds for the paths of the skipped ones — a member joining a running
 // group (v2 and v1 subscriptions), a KIP-848 response lost — and for paths no preset takes
-// (found by coverage: points no world reached): the roundrobin assignor, a KIP-848 member leaving, a partition added,
+// (found by coverage and survivors): a live member missing the join deadline, the roundrobin assignor, a KIP-848 member leaving, a partition added,
 // a subscription changed under the range assignor, every valid target (assignor any).
 var standIns = []World{
 	{"join/cooperative-kafka", `protocol cooperative
@@ -103,6 +103,15 @@ member a topics=t,u
 member b topics=t
 budget crashes=1
 commits on
+`},
+	{"cooperative-kafka/join-timeouts", `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+budget join-timeouts=1
 `},
 	{"kip848/leaves", kip848Two + "budget leaves=1\ncommits on\n"},
 	{"kip848/partition-additions", kip848Two + "budget partition-additions=1\n"},
