@@ -23,9 +23,9 @@ type Baseline struct {
 	// RoundsBy is the same per kind of environment event: a mutant that makes one kind of
 	// event cost more rebalances is caught even when another kind sets the overall worst case.
 	RoundsBy map[string]int `json:"rounds_by,omitempty"`
-	Seconds      float64           `json:"seconds"`
-	CPU          float64           `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
-	Hits         []int32           `json:"hits"`
+	Seconds  float64        `json:"seconds"`
+	CPU      float64        `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
+	Hits     []int32        `json:"hits"`
 }
 
 // Verdict is what one mutant did.
