@@ -69,6 +69,7 @@ type worker[S, A any] struct {
 	gen    int64
 	cov    []int64
 	hits   []uint64 // per property: smallest (segment<<32 | index) deciding it
+	open   []int    // checkSegment's undecided properties
 	budget budget   // claims this worker may still insert in the batch
 	succ   []S      // successors of the parent being expanded
 	fps    []uint64 // their fingerprints

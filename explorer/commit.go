@@ -210,25 +210,31 @@ func (c *checker[S, A]) checkLevel(lv *level[S], depth int) {
 // checkSegment evaluates the undecided properties on the states of
 // segment k and records, per property, the smallest (segment, index)
 // deciding it. A property already decided at an earlier place is not
-// evaluated again.
+// evaluated again. States are the outer loop, so that each state is
+// judged by every property in a row (a packed state is unpacked once,
+// see Compact).
 func (c *checker[S, A]) checkSegment(w *worker[S, A], k int, seg *segment[S]) {
 	w.visit(seg.blk, false)
 	states, _ := seg.view()
-	for p, prop := range c.props {
-		if c.decided[p] {
-			continue
+	first := uint64(k) << 32
+	open := w.open[:0] // properties still undecided before this segment
+	for p := range c.props {
+		if !c.decided[p] && w.hits[p] >= first {
+			open = append(open, p)
 		}
-		first := uint64(k) << 32
-		if w.hits[p] < first {
-			continue
-		}
-		for j, t := range states {
-			if prop.Check(t) == (prop.Kind == Sometimes) {
+	}
+	for j := 0; j < len(states) && len(open) > 0; j++ {
+		t := states[j]
+		for i := 0; i < len(open); i++ {
+			p := open[i]
+			if prop := c.props[p]; prop.Check(t) == (prop.Kind == Sometimes) {
 				w.hits[p] = min(w.hits[p], first|uint64(j))
-				break
+				open = append(open[:i], open[i+1:]...)
+				i--
 			}
 		}
 	}
+	w.open = open
 }
 
 // resolve merges the workers' hits into decided properties.

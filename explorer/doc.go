@@ -149,7 +149,14 @@
 // canonical representative of each orbit (twophase.NewSymmetric,
 // invariants.NewSymmetric) is explored one state per orbit while paths stay
 // real states. Liveness is checked outside the explorer, on a graph with
-// labelled edges (invariants.Liveness). Room left for later: a model with a
-// codec for its states could have its levels spilled whole instead of
-// rebuilt.
+// labelled edges (invariants.Liveness).
+//
+// Compact frontiers (compact.go). A model whose states hold pointers can
+// be explored through a Codec that packs each state into a fixed,
+// pointer-free record (Compact): the explorer then keeps the frontier
+// off the Go heap and can spill it whole, the record carries the
+// fingerprint of the model's own encoding, and a report maps back to the
+// model's states. The Kafka worlds are packed by their distinct parts
+// (spec.Packer, COLLAPSE compression), 48 bytes a world instead of about
+// 2 KB of Go heap.
 package explorer

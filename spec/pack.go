@@ -1,0 +1,166 @@
+package spec
+
+import (
+	"hash/maphash"
+	"sync"
+	"sync/atomic"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/impl/kip848"
+)
+
+// Packed worlds: the explorer's compact frontier (explorer.Codec, explorer.Compact).
+//
+// A world is a handful of parts — the coordinator, one slot per member, the cluster and the
+// budgets — and a run has far fewer distinct parts than worlds: cooperative-kafka's 631 K
+// worlds hold 2.9 K distinct coordinators and 16.5 K distinct slots. A Packer keeps each
+// distinct part once, in a table, and a world as the indices of its parts (COLLAPSE
+// compression, Holzmann 1997): a PackedWorld is 48 bytes and pointer-free, where a World
+// holds about 2 KB of Go heap.
+//
+// A part's key is its canonical encoding (encode_fast.go) with generations and epochs encoded
+// absolutely (base 0), which keeps every field of the part: two parts with the same key are
+// the same part, so a world unpacked from its indices has the encoding of the world packed,
+// and is the same state. The protocol not run (the idle classic coordinator of a KIP-848
+// world, the zero KIP-848 group of a classic one) never changes, and comes from the initial
+// world. The tables only grow, for the run: they hold the distinct parts, not the worlds.
+type Packer struct {
+	init   World
+	coords table[coordinator.Group]
+	groups table[kip848.Group]
+	slots  table[Slot]
+	rests  table[rest]
+	seed   maphash.Seed
+	bufs   sync.Pool // *[]byte
+}
+
+// MaxPackedSlots is the most member slots a packed world holds (Config allows eight).
+const MaxPackedSlots = 8
+
+// PackedWorld is a world as the indices of its parts in a Packer's tables.
+type PackedWorld struct {
+	Coord    uint32 // the classic coordinator, or the KIP-848 group under protocol consumer
+	Rest     uint32 // the cluster and the budgets
+	Observed uint32
+	N        uint8 // slots
+	Slots    [MaxPackedSlots]uint32
+}
+
+// rest is what a world holds besides its coordinator and slots.
+type rest struct {
+	cluster impl.Cluster
+	left    Budget
+}
+
+// NewPacker returns a packer for the worlds of c.
+func NewPacker(c Config) *Packer {
+	p := &Packer{init: Init(c), seed: maphash.MakeSeed()}
+	p.bufs.New = func() any { b := make([]byte, 0, 512); return &b }
+	return p
+}
+
+// Pack returns w's indices, adding the parts not seen before to the tables.
+func (p *Packer) Pack(w World) PackedWorld {
+	bp := p.bufs.Get().(*[]byte)
+	defer p.bufs.Put(bp)
+	e := encoder{buf: (*bp)[:0], genAsEpoch: w.cfg.ConsumerProtocol}
+	var pw PackedWorld
+	if e.genAsEpoch {
+		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, 0, v) })
+		pw.Coord = p.groups.id(p.seed, e.buf, w.Group)
+	} else {
+		e.buf = w.Coord.AppendCanonical(e.buf, func(buf []byte, g impl.Generation) []byte { return encodeGen(buf, 0, 0, false, g) })
+		pw.Coord = p.coords.id(p.seed, e.buf, w.Coord)
+	}
+	if len(w.Slots) > MaxPackedSlots {
+		panic("spec: more member slots than a packed world holds")
+	}
+	pw.N = uint8(len(w.Slots))
+	for i := range w.Slots {
+		e.buf = e.buf[:0]
+		e.slot(&w.Slots[i])
+		pw.Slots[i] = p.slots.id(p.seed, e.buf, w.Slots[i])
+	}
+	e.buf = e.buf[:0]
+	e.cluster(w.Cluster)
+	e.budget(&w.Left)
+	pw.Rest = p.rests.id(p.seed, e.buf, rest{w.Cluster, w.Left})
+	pw.Observed = w.Observed
+	*bp = e.buf
+	return pw
+}
+
+// Unpack returns the world pw stands for.
+func (p *Packer) Unpack(pw PackedWorld) World {
+	w := p.init
+	if w.cfg.ConsumerProtocol {
+		w.Group = p.groups.get(pw.Coord)
+	} else {
+		w.Coord = p.coords.get(pw.Coord)
+	}
+	w.Slots = make([]Slot, pw.N)
+	for i := range w.Slots {
+		w.Slots[i] = p.slots.get(pw.Slots[i])
+	}
+	r := p.rests.get(pw.Rest)
+	w.Cluster, w.Left, w.Observed = r.cluster, r.left, pw.Observed
+	return w
+}
+
+// Parts returns the number of distinct coordinators, slots and rests packed so far.
+func (p *Packer) Parts() (coords, slots, rests int) {
+	return int(p.coords.n.Load() + p.groups.n.Load()), int(p.slots.n.Load()), int(p.rests.n.Load())
+}
+
+// table interns values of T by key: a sharded map from key to index, and the values in
+// chunks that never move, so that get takes no lock. An index reaches a reader only after
+// its value is stored (under the shard's lock, or through the explorer's level barriers).
+type table[T any] struct {
+	shards [tableShards]struct {
+		mu sync.RWMutex
+		m  map[string]uint32
+		_  [40]byte
+	}
+	n      atomic.Uint32
+	chunks [1 << 18]atomic.Pointer[[tableChunk]T]
+	grow   sync.Mutex
+}
+
+const (
+	tableShards = 16
+	tableChunk  = 1 << 10
+)
+
+func (t *table[T]) id(seed maphash.Seed, key []byte, v T) uint32 {
+	sh := &t.shards[maphash.Bytes(seed, key)%tableShards]
+	sh.mu.RLock()
+	id, ok := sh.m[string(key)]
+	sh.mu.RUnlock()
+	if ok {
+		return id
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if id, ok := sh.m[string(key)]; ok {
+		return id
+	}
+	id = t.n.Add(1) - 1
+	c := t.chunks[id/tableChunk].Load()
+	if c == nil {
+		t.grow.Lock()
+		if c = t.chunks[id/tableChunk].Load(); c == nil {
+			c = new([tableChunk]T)
+			t.chunks[id/tableChunk].Store(c)
+		}
+		t.grow.Unlock()
+	}
+	c[id%tableChunk] = v
+	if sh.m == nil {
+		sh.m = map[string]uint32{}
+	}
+	sh.m[string(key)] = id
+	return id
+}
+
+func (t *table[T]) get(id uint32) T { return t.chunks[id/tableChunk].Load()[id%tableChunk] }
