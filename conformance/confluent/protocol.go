@@ -3,7 +3,6 @@ package confluent
 import (
 	"github.com/confluentinc/confluent-kafka-go/v2/kafka"
 	h "github.com/groupcheck/groupcheck/conformance/harness"
-	"github.com/groupcheck/groupcheck/oracle"
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
@@ -12,15 +11,10 @@ func classic(strategy string) h.Protocol {
 		Start: start(kafka.ConfigMap{"group.protocol": "classic", "partition.assignment.strategy": strategy})}
 }
 
-// eagerRejoinWithoutRevoke is librdkafka's eager bug found here: a rejoin started while the
-// application is in its assign callback (join-state wait-assign-call; here a partition count
-// change) sends JoinGroup still owning the partitions and never calls the revoke callback;
-// the next generation's assign names them again (TestEagerRejoinWithoutRevoke).
-const eagerRejoinWithoutRevoke = "librdkafka eager: rejoins from wait-assign-call without the revoke callback (testdata/eager-rejoin-without-revoke-range.jsonl)"
-
+// eager is a classic eager protocol, with librdkafka's eager bug classified (knownBug).
 func eager(strategy string) h.Protocol {
 	p := classic(strategy)
-	p.KnownBugs = map[string]string{oracle.CallbacksConsistent: eagerRejoinWithoutRevoke}
+	p.KnownBug = knownBug
 	return p
 }
 

@@ -3,6 +3,9 @@ package harness
 import (
 	"context"
 	"time"
+
+	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
 // Protocol is one way a client library's consumers share a group: a subtest name, the
@@ -19,10 +22,11 @@ type Protocol struct {
 	ServerTap bool
 	// Timing, if set, replaces DefaultTiming for this protocol's runs.
 	Timing Timing
-	// KnownBugs are violations this client library is known to commit, by property, each
-	// with what it is and its fixture: reported (Verdict.Known), not failed. Only for bugs
-	// of the library under test, reproduced in its module's testdata/.
-	KnownBugs map[string]string
+	// KnownBug, if set, says whether a violation is a known bug of this client library (and
+	// names it), from the run's history: such a violation is reported (Verdict.Known), not
+	// failed. Only for bugs of the library under test, reproduced in its module's testdata/,
+	// and matched as narrowly as the history allows.
+	KnownBug func(h history.History, x oracle.Violation) (string, bool)
 }
 
 // Client is one running consumer, as its driver exposes it to the harness.

@@ -76,15 +76,18 @@ func Judge(h *Harness, runErr error) Verdict {
 	v := Verdict{History: hist, Report: oracle.Check(hist, o), RunErr: runErr,
 		Broker: h.Observer().Errors(), Logs: h.Logs()}
 	v.ClassifyKnown()
-	v.classifyBugs(h.cfg.Protocol.KnownBugs)
+	v.classifyBugs(h.cfg.Protocol.KnownBug)
 	return v
 }
 
-// classifyBugs moves violations of the client library's known bugs to Known.
-func (v *Verdict) classifyBugs(bugs map[string]string) {
+// classifyBugs moves violations that known says are the client library's known bug to Known.
+func (v *Verdict) classifyBugs(known func(history.History, oracle.Violation) (string, bool)) {
+	if known == nil {
+		return
+	}
 	kept := v.Report.Violations[:0]
 	for _, x := range v.Report.Violations {
-		if what, ok := bugs[x.Property]; ok {
+		if what, ok := known(v.History, x); ok {
 			v.Known = append(v.Known, "client bug: "+what+": "+x.Message)
 			continue
 		}

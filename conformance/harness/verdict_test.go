@@ -163,7 +163,9 @@ func TestClassifyBugs(t *testing.T) {
 		{Property: oracle.CallbacksConsistent, Message: "c's assign"},
 		{Property: oracle.ExclusiveOwnership, Message: "a and b"},
 	}}}
-	v.classifyBugs(map[string]string{oracle.CallbacksConsistent: "the bug"})
+	v.classifyBugs(func(_ history.History, x oracle.Violation) (string, bool) {
+		return "the bug", x.Property == oracle.CallbacksConsistent
+	})
 	if len(v.Report.Violations) != 1 || v.Report.Violations[0].Property != oracle.ExclusiveOwnership {
 		t.Errorf("violations left: %+v", v.Report.Violations)
 	}
