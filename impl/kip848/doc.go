@@ -48,7 +48,11 @@
 //     and leaves the member state as it was; a replacing static member starts STABLE at
 //     epoch 0 with the old assignment and subscription.
 //   - A static epoch-0 join while the instance id is held at an epoch other than -2 gets
-//     UNRELEASED_INSTANCE_ID even when the member id is the holder's own.
+//     UNRELEASED_INSTANCE_ID even when the member id is the holder's own. This is Kafka's
+//     rule (getOrMaybeSubscribeStaticConsumerGroupMember → throwIfInstanceIdIsUnreleased,
+//     apache/kafka 1eb7644, reads only the holder's epoch), and it makes one lost answer
+//     fatal for a static member under either kind of member id (README Findings; apache/kafka
+//     PR #23542, open, would rejoin the holder in place).
 //
 // Variant KIP (seed 001: revoke, acknowledge, then assign) differs in one rule: the
 // acknowledgement of a revocation moves the member to the target epoch directly, and if the

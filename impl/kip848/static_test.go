@@ -107,6 +107,10 @@ func TestStaticErrors(t *testing.T) {
 	}{
 		// Reference: KAFKA.md §3.6: join while the instance is held by an active member.
 		{"join while held", g, staticJoin("s9", "i1", "t"), impl.UnreleasedInstanceID},
+		// Kafka's own rule, not a model choice: GroupMetadataManager.
+		// throwIfInstanceIdIsUnreleased (apache/kafka 1eb7644) reads only the holder's epoch,
+		// so a client-generated id (KIP-1082) re-sent at epoch 0 is refused too (apache/kafka
+		// PR #23542, open, would answer it like a dynamic rejoin).
 		{"join while held, same member id", g, staticJoin("s1", "i1", "t"), impl.UnreleasedInstanceID},
 		// Reference: KAFKA.md §3.6: static non-join heartbeat rules.
 		{"heartbeat of unknown instance", g, withInst(hb("s1", 2, nil), "i9"), impl.UnknownMemberID},
