@@ -27,10 +27,11 @@ import (
 //	            [version=0|1|2] [join-version=N] [assignors=A1,A2]
 //	            [protocol=eager|cooperative]      (consumer kip only: the seed's rebalance.protocol)
 //	                                          at least one; version defaults to 2,
-//	                                          join-version to 5, assignors to what
-//	                                          protocol and assignor imply; version,
-//	                                          join-version, assignors and protocol= are
-//	                                          classic-only: an error under protocol consumer
+//	                                          join-version to 9 (DefaultJoinVersion),
+//	                                          assignors to what protocol and assignor
+//	                                          imply; version, join-version, assignors
+//	                                          and protocol= are classic-only: an error
+//	                                          under protocol consumer
 //	budget      KEY=N ...                     any of the Budget keys; unnamed keys are 0;
 //	                                          join-/sync-timeouts are classic-only,
 //	                                          rebalance-timeouts KIP-848-only, hangs
@@ -184,11 +185,21 @@ func (p *parser) topic(args []string) error {
 	return nil
 }
 
+// DefaultJoinVersion is the JoinGroup version a member sends unless its join-version says
+// otherwise: v9 (KIP-814's SkipAssignment), what Java's consumer sends since Kafka 3.2
+// (KAFKA-13435, apache/kafka c8fbe26: the highest version both sides support). The older
+// versions stay variants a member selects with join-version: 5 is KIP-345's static
+// membership without SkipAssignment (Java 2.3–3.1, and clients that stop at v5: a restarted
+// static leader is told the old leader id), 4 the two-step join of KIP-394 without static
+// membership, 0–3 the one-step join. SyncGroup carries nothing the model distinguishes by
+// version. KAFKA.md §1.1, §1.10.
+const DefaultJoinVersion = 9
+
 func (p *parser) member(args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("member needs a name")
 	}
-	m := MemberConfig{Name: args[0], SubscriptionVersion: impl.MaxSubscriptionVersion, JoinVersion: 5}
+	m := MemberConfig{Name: args[0], SubscriptionVersion: impl.MaxSubscriptionVersion, JoinVersion: DefaultJoinVersion}
 	for _, a := range args[1:] {
 		k, v, hasValue := strings.Cut(a, "=")
 		if err := m.set(k, v, hasValue); err != nil {

@@ -218,9 +218,9 @@ func TestParseErrors(t *testing.T) {
 
 func TestParseAcceptsDoubleBlocksAndComments(t *testing.T) {
 	text := goodHeader + "\n# a comment kept with its step\npoll a\n----\n----\n" +
-		"a -> coord: JoinGroup v5 member=- range{topics=t owned=() gen=-1}\n" +
+		"a -> coord: JoinGroup v9 member=- range{topics=t owned=() gen=-1}\n" +
 		"| a        running#1 PREPARING_REBALANCE gen=-1 member=\"\" owned=() owned-gen=-1 topics=[t] rejoin-needed in-flight=JoinGroup@-1\n" +
-		"|   a -> coord: JoinGroup v5 member=- range{topics=t owned=() gen=-1}\n----\n----\n\ncheck\n----\nok\n\n# trailing\n"
+		"|   a -> coord: JoinGroup v9 member=- range{topics=t owned=() gen=-1}\n----\n----\n\ncheck\n----\nok\n\n# trailing\n"
 	tr, err := Parse("ok.trace", strings.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestShowFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"sequenceDiagram\n", "participant coord\n", "participant m_a as a\n", "participant m_b as b\n",
-		"m_a->>coord: JoinGroup v5 member=-", "coord-->>m_a: JoinGroup MEMBER_ID_REQUIRED", "Note over m_a: on-partitions-assigned",
+		"m_a->>coord: JoinGroup v9 member=-", "coord-->>m_a: JoinGroup MEMBER_ID_REQUIRED", "Note over m_a: on-partitions-assigned",
 		"Note over coord: 8. join-timeout", "Note over coord,m_b: violation exclusive-ownership: "} {
 		if !strings.Contains(mm.String(), want) {
 			t.Errorf("mermaid lacks %q:\n%s", want, mm.String())
