@@ -123,6 +123,17 @@ member b topics=t version=1 assignors=range protocol=eager
 member c topics=t version=1 assignors=range protocol=eager absent
 budget joins=1
 `},
+	{"cooperative-three", "three shipped cooperative-sticky members: a third joins, a crash, a session timeout; three partitions", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 3
+member a topics=t
+member b topics=t
+member c topics=t absent
+budget joins=1 crashes=1 session-timeouts=1
+`},
 	{"kip848-kafka", "KIP-848 as Apache Kafka ships it (KAFKA.md §3): a crash and a session timeout; commits", `
 protocol consumer
 consumer kafka
@@ -133,6 +144,17 @@ member a topics=t
 member b topics=t
 budget crashes=1 session-timeouts=1
 commits on
+`},
+	{"kip848-three", "three KIP-848 members as shipped: a third joins, a crash, a session timeout; three partitions", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 3
+member a topics=t
+member b topics=t
+member c topics=t absent
+budget joins=1 crashes=1 session-timeouts=1
 `},
 	{"kip848-kip", "the same KIP-848 world under seed 001's reconciliation (revoke, acknowledge, then assign)", `
 protocol consumer
