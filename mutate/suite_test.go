@@ -38,3 +38,28 @@ func firstWord(s string) string {
 	}
 	return s
 }
+
+// TestEquivalentsNameLivePoints keeps equivalents.txt honest: every key parses and names a
+// mutation point of impl/ as it is now (a stale key is an edit to triage again).
+func TestEquivalentsNameLivePoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks impl/")
+	}
+	eq, err := ReadEquivalents("equivalents.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := List("..", []string{"impl/coordinator", "impl/consumer", "impl/leader", "impl/kip848", "impl/kip848client"}, []string{"encode.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for _, m := range ms {
+		live[m.Key] = true
+	}
+	for k := range eq {
+		if !live[k] {
+			t.Errorf("equivalents.txt: %q is no mutation point of impl/ now", k)
+		}
+	}
+}
