@@ -36,6 +36,7 @@ type Verdict struct {
 	Killers []string `json:"killers,omitempty"` // the properties that caught it there
 	Capped  []string `json:"capped,omitempty"`  // worlds whose state cap stopped them undecided
 	Seconds float64  `json:"seconds"`
+	CPU     float64  `json:"cpu"` // CPU seconds of the mutant's process (Linux; 0 elsewhere)
 }
 
 // The verdicts.
@@ -115,7 +116,7 @@ func RunMutant(base []Baseline, id int32) Verdict {
 	if v.Status == Survived && len(v.Capped) > 0 {
 		v.Status = TimedOut
 	}
-	v.Seconds = time.Since(start).Seconds()
+	v.Seconds, v.CPU = time.Since(start).Seconds(), cpuSeconds()
 	return v
 }
 
