@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
 )
 
 // Config is one closed world: the group's members, the cluster, the protocol variants, and the
@@ -28,7 +29,11 @@ type Config struct {
 	Budget           Budget               // environment events, each bounded
 	Faults           impl.Faults          // mutants switched on
 	Commits          bool                 // members send OffsetCommits (for commit fencing)
-	_                struct{}
+	// CommitPolicy is the client whose commit handling classic members follow when Commits
+	// is on: Java's (the zero value: only while STABLE), librdkafka's or franz-go's, which
+	// commit in other join states with the generation they hold (`commits librdkafka`).
+	CommitPolicy consumer.CommitPolicy
+	_            struct{}
 }
 
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and
@@ -101,6 +106,9 @@ func (c Config) Validate() error {
 				return fmt.Errorf("member %s: assignors: cooperative-sticky alone makes a member cooperative (KAFKA.md §2.1); under protocol eager list them, e.g. assignors=cooperative-sticky,range", m.Name)
 			}
 		}
+	}
+	if c.CommitPolicy != consumer.CommitJava && (c.ConsumerProtocol || !c.Commits) {
+		return fmt.Errorf("commits %s: a classic client's commit handling (protocol consumer members commit with their epoch)", c.CommitPolicy)
 	}
 	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
 		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")

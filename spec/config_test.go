@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
 )
 
 func TestPresetsParseAndRoundTrip(t *testing.T) {
@@ -50,6 +51,7 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 		{"zero partitions", strings.Replace(base, "topic t 2", "topic t 0", 1), "topic t: partitions 0 outside 1..16"},
 		{"member protocol under kafka", base + "member b topics=t protocol=cooperative\n", "member b: protocol: a per-member rebalance.protocol is the seed's config"},
 		{"eager cooperative-sticky", strings.Replace(base, "assignor range", "assignor cooperative-sticky", 1), "cooperative-sticky alone makes a member cooperative"},
+		{"unknown commit client", base + "commits sarama\n", `commits: "sarama" is not one of franz-go, java, librdkafka, off, on`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))
@@ -77,6 +79,7 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		{"sync-timeouts", base + "budget sync-timeouts=1\n", "budget sync-timeouts: protocol consumer has no sync phase"},
 		{"rebalance-timeouts under classic", classic + "budget rebalance-timeouts=1\n", "budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer"},
 		{"bad protocol", strings.Replace(base, "protocol consumer", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager, consumer`},
+		{"classic commit client", base + "commits librdkafka\n", "commits librdkafka: a classic client's commit handling"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))
@@ -92,6 +95,29 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 	}
 	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || strings.Contains(c.Format(), "version") {
 		t.Errorf("parsed %+v, formatted:\n%s", c, c.Format())
+	}
+}
+
+// TestCommitsAndJoinVersionDefaults: a member sends JoinGroup v9 unless it says otherwise
+// (DefaultJoinVersion), `commits on` is Java's handling, and a client's name selects its own;
+// each round-trips through Format.
+func TestCommitsAndJoinVersionDefaults(t *testing.T) {
+	base := "protocol cooperative\nconsumer kafka\ncoordinator kafka\nassignor cooperative-sticky\ntopic t 2\nmember a topics=t\nmember b topics=t static join-version=5\n"
+	for _, tc := range []struct {
+		line string
+		want consumer.CommitPolicy
+	}{{"commits on", consumer.CommitJava}, {"commits java", consumer.CommitJava}, {"commits librdkafka", consumer.CommitLibrdkafka}, {"commits franz-go", consumer.CommitFranzGo}} {
+		c, err := ParseConfig("x.conf", strings.NewReader(base+tc.line+"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Commits || c.CommitPolicy != tc.want || c.Members[0].JoinVersion != DefaultJoinVersion || c.Members[1].JoinVersion != 5 {
+			t.Errorf("%s: commits %v %v, join versions %d %d", tc.line, c.Commits, c.CommitPolicy, c.Members[0].JoinVersion, c.Members[1].JoinVersion)
+		}
+		back, err := ParseConfig("x.conf", strings.NewReader(c.Format()))
+		if err != nil || back.CommitPolicy != c.CommitPolicy || back.Commits != c.Commits {
+			t.Errorf("%s: does not round-trip (%v):\n%s", tc.line, err, c.Format())
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
 )
 
 // ParseConfig reads a world from the groupcheck config format, one directive a line:
@@ -37,7 +38,13 @@ import (
 //	                                          rebalance-timeouts KIP-848-only, hangs
 //	                                          classic-only
 //	fault       NAME                          a mutant (see groupcheck mutants)
-//	commits     on | off                      default off
+//	commits     on | off | java | librdkafka | franz-go
+//	                                          default off; on is java: commits only while
+//	                                          STABLE; librdkafka and franz-go commit in
+//	                                          other join states with the generation they
+//	                                          hold and react to the answers as those
+//	                                          clients do (consumer.CommitPolicy);
+//	                                          classic only
 //
 // Every directive but topic, member, budget and fault may appear once. Parsing is strict: an
 // unknown directive, key or value, a repeated directive or a missing required one is an error
@@ -141,7 +148,11 @@ func (p *parser) directive(f []string) error {
 		})
 	case "commits":
 		return one(d, args, func(v string) error {
-			return choose(d, v, &p.cfg.Commits, map[string]bool{"on": true, "off": false})
+			if pol, ok := consumer.ParseCommitPolicy(v); ok {
+				p.cfg.Commits, p.cfg.CommitPolicy = true, pol
+				return nil
+			}
+			return choose(d, v, &p.cfg.Commits, map[string]bool{"on": true, "off": false, "java": true, "librdkafka": true, "franz-go": true})
 		})
 	}
 	return fmt.Errorf("unknown directive %q", d)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
 )
 
 // Format writes the config in the config-file format that ParseConfig reads, every directive
@@ -32,7 +33,9 @@ func (c Config) Format() string {
 			fmt.Fprintf(&b, "fault %s\n", f)
 		}
 	}
-	if c.Commits {
+	if c.Commits && c.CommitPolicy != consumer.CommitJava {
+		fmt.Fprintf(&b, "commits %s\n", c.CommitPolicy)
+	} else if c.Commits {
 		b.WriteString("commits on\n")
 	}
 	return b.String()

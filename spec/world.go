@@ -104,6 +104,7 @@ func (w World) startSlot(i int, old Slot) Slot {
 		JoinGroupVersion:    m.JoinVersion,
 		Conn:                connOf(i, s.Incarnation),
 		Faults:              w.cfg.Faults,
+		Commits:             w.cfg.CommitPolicy,
 	}
 	if m.Static {
 		cfg.InstanceID = impl.InstanceID(m.Name)

@@ -145,6 +145,16 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/static-leader-restart-missed-partition.trace", want: []string{"add-partition t",
 			"a: assigns gen 1: a#1=(t-0)", "restart a", "leader=a#2", "skip-assignment", "a: on-partitions-assigned (t-0)"},
 			notWant: []string{"t-1)"}},
+		// Reference: librdkafka rd_kafka_cgrp_offsets_commit — a commit while joining is
+		// sent with the held generation and accepted in PreparingRebalance (KAFKA.md §1.8).
+		{file: "scenarios/commit-while-joining-librdkafka.trace", want: []string{"coord -> a: Heartbeat REBALANCE_IN_PROGRESS",
+			"a -> coord: JoinGroup v9 member=a#1", "commit a\n----\na -> coord: OffsetCommit member=a#1 gen=1 partitions=(t-0)",
+			"PREPARING_REBALANCE", "coord: commit (t-0) from a#1 gen 1: NONE", "check\n----\nok"}},
+		// Reference: KAFKA.md §1.8 — librdkafka's commit at a generation it has not synced.
+		{file: "scenarios/commit-fencing-librdkafka-unsynced-generation.trace", want: []string{"JoinGroup NONE gen=2",
+			"a -> coord: OffsetCommit member=a#1 gen=2 partitions=(t-0)", "session-expiry b#1",
+			"coord: commit (t-0) from a#1 gen 2: NONE", "violation commit-fencing: "},
+			notWant: []string{"violation exclusive-ownership: "}},
 		// Reference: KAFKA.md §1.12 — the zombie window.
 		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
 			notWant: []string{"violation exclusive-ownership: "}},

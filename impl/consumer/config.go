@@ -34,6 +34,9 @@ type Config struct {
 	Conn impl.Conn
 	// Faults switches on deliberate defects (BUGS.md B7, B8a, B8b, B23).
 	Faults impl.Faults
+	// Commits is the client whose commit handling the application's commits follow (the zero
+	// value is Java's: only while STABLE).
+	Commits CommitPolicy
 }
 
 // Static reports whether the member has a group.instance.id (KIP-345).

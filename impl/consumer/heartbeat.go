@@ -41,29 +41,30 @@ func (c Consumer) OnHeartbeatResponse(r impl.HeartbeatResponse) (Consumer, []Eff
 	return c, nil
 }
 
-// CommitTick commits the owned partitions. The request carries the generation only while
-// STABLE (generationIfStable); otherwise the commit fails locally without a request:
-// REBALANCE_IN_PROGRESS while rebalancing, ILLEGAL_GENERATION (CommitFailedException) when
-// not in the group. Nothing owned means nothing to commit. One commit at a time.
-// Reference: KAFKA.md §1.11 (generationIfStable), §1.8.
+// CommitTick commits the owned partitions, as the configured client does (GateCommit): Java
+// sends the generation only while STABLE (generationIfStable) and otherwise fails the commit
+// locally, REBALANCE_IN_PROGRESS while rebalancing and ILLEGAL_GENERATION (CommitFailed) when
+// not in the group; librdkafka sends in any join state, franz-go holds a commit back while a
+// JoinGroup or SyncGroup is in flight. Nothing owned means nothing to commit. One commit at a
+// time. Reference: KAFKA.md §1.11 (generationIfStable), §1.8; CommitPolicy.
 func (c Consumer) CommitTick() (Consumer, []Effect) {
 	if !c.Active() || c.Requests[KindCommit].Active || c.OwnedPartitions.IsEmpty() {
 		return c, nil
 	}
-	if c.Status != Stable {
-		code := impl.IllegalGeneration
-		if c.Status == PreparingRebalance || c.Status == CompletingRebalance {
-			code = impl.RebalanceInProgress
-		}
-		return c, []Effect{CommitResult{Local: true, Error: code, Partitions: c.OwnedPartitions, Generation: impl.NoGeneration}}
+	g := GateCommit(c.Config.Commits, c.Status, c.Gen.Reset())
+	switch {
+	case g.Wait:
+		return c, nil
+	case !g.Send:
+		return c, []Effect{CommitResult{Local: true, Error: g.Local, Partitions: c.OwnedPartitions, Generation: impl.NoGeneration}}
 	}
 	req := c.commitRequest()
 	c.mark(KindCommit, req.Partitions)
 	return c, []Effect{Send{Request: req}}
 }
 
-// OnOffsetCommitResponse reports the commit's outcome (CommitResult) and reacts
-// (KAFKA.md §1.11, OffsetCommit rows):
+// OnOffsetCommitResponse reports the commit's outcome (CommitResult) and reacts as the
+// configured client does (ReactToCommit). Java (KAFKA.md §1.11, OffsetCommit rows):
 //   - REBALANCE_IN_PROGRESS: request a rejoin, no reset (variant KIP: revoke all first,
 //     KIP-429 §1.c);
 //   - UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION: if the generation changed since the commit was
@@ -80,21 +81,19 @@ func (c Consumer) OnOffsetCommitResponse(r impl.OffsetCommitResponse) (Consumer,
 	effs := []Effect{CommitResult{
 		Accepted: r.Error == impl.None, Error: r.Error, Partitions: sent.Partitions, Generation: sent.Sent.ID,
 	}}
-	if !c.Active() {
+	if !c.Active() || r.Error == impl.None {
 		return c, effs
 	}
-	switch r.Error {
-	case impl.RebalanceInProgress:
+	switch ReactToCommit(c.Config.Commits, r.Error, c.Gen == sent.Sent, c.Status) {
+	case CommitRejoin:
 		c.RejoinNeeded = true
 		c.addTrigger(TriggerRebalanceInProgress)
-	case impl.UnknownMemberID, impl.IllegalGeneration:
-		if c.Gen == sent.Sent || c.Status != PreparingRebalance {
-			c.resetGeneration(r.Error == impl.UnknownMemberID)
-		}
-	case impl.FencedInstanceID:
-		if c.Gen == sent.Sent {
-			effs = c.fatal(effs, r.Error)
-		}
+	case CommitResetGeneration:
+		c.resetGeneration(false)
+	case CommitResetMember:
+		c.resetGeneration(true)
+	case CommitFatal:
+		effs = c.fatal(effs, r.Error)
 	}
 	return c, effs
 }
