@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/spec"
 )
 
 // TestCommitPolicies explores one small cooperative world (two members, one partition, a
@@ -41,10 +42,7 @@ commits %s
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
 			c := config(t, fmt.Sprintf(world, tc.policy))
-			r := check(t, c, 2)
-			if !r.Exhaustive || r.Distinct != tc.distinct {
-				t.Fatalf("%d worlds (exhaustive %v), want %d", r.Distinct, r.Exhaustive, tc.distinct)
-			}
+			r := exhaust(t, c, tc.distinct)
 			for _, p := range r.Properties {
 				q, _ := Lookup(p.Name)
 				switch {
@@ -61,4 +59,14 @@ commits %s
 			}
 		})
 	}
+}
+
+// exhaust explores c exhaustively on two workers and fails unless it has distinct worlds.
+func exhaust(t *testing.T, c spec.Config, distinct int64) explorer.Report[spec.World, spec.Action] {
+	t.Helper()
+	r := check(t, c, 2)
+	if !r.Exhaustive || r.Distinct != distinct {
+		t.Fatalf("%d worlds (exhaustive %v), want %d", r.Distinct, r.Exhaustive, distinct)
+	}
+	return r
 }

@@ -33,7 +33,11 @@ type Config struct {
 	// is on: Java's (the zero value: only while STABLE), librdkafka's or franz-go's, which
 	// commit in other join states with the generation they hold (`commits librdkafka`).
 	CommitPolicy consumer.CommitPolicy
-	_            struct{}
+	// ClientMemberIDs is `member-ids client` (protocol consumer only): KIP-1082, each
+	// KIP-848 client generates its member id at start (slot name # incarnation) and sends it
+	// with its first heartbeat, instead of learning it from the coordinator's first answer.
+	ClientMemberIDs bool
+	_               struct{}
 }
 
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and
@@ -109,6 +113,9 @@ func (c Config) Validate() error {
 	}
 	if c.CommitPolicy != consumer.CommitJava && (c.ConsumerProtocol || !c.Commits) {
 		return fmt.Errorf("commits %s: a classic client's commit handling (protocol consumer members commit with their epoch)", c.CommitPolicy)
+	}
+	if c.ClientMemberIDs && !c.ConsumerProtocol {
+		return fmt.Errorf("member-ids client: KIP-1082 is for protocol consumer (a classic member gets its id from MEMBER_ID_REQUIRED)")
 	}
 	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
 		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")

@@ -52,6 +52,8 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 		{"member protocol under kafka", base + "member b topics=t protocol=cooperative\n", "member b: protocol: a per-member rebalance.protocol is the seed's config"},
 		{"eager cooperative-sticky", strings.Replace(base, "assignor range", "assignor cooperative-sticky", 1), "cooperative-sticky alone makes a member cooperative"},
 		{"unknown commit client", base + "commits sarama\n", `commits: "sarama" is not one of franz-go, java, librdkafka, off, on`},
+		{"client member ids under classic", base + "member-ids client\n", "member-ids client: KIP-1082 is for protocol consumer"},
+		{"bad member ids", base + "member-ids uuid\n", `member-ids: "uuid" is not one of client, server`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))
@@ -89,11 +91,11 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		})
 	}
 	// A static KIP-848 member needs no join version, and the config round-trips.
-	c, err := ParseConfig("ok", strings.NewReader(base+"member b topics=t static absent\nbudget rebalance-timeouts=1 session-timeouts=1\n"))
+	c, err := ParseConfig("ok", strings.NewReader(base+"member b topics=t static absent\nbudget rebalance-timeouts=1 session-timeouts=1\nmember-ids client\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || strings.Contains(c.Format(), "version") {
+	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || !c.ClientMemberIDs || strings.Contains(c.Format(), "version") || !strings.Contains(c.Format(), "member-ids client\n") {
 		t.Errorf("parsed %+v, formatted:\n%s", c, c.Format())
 	}
 }

@@ -38,6 +38,10 @@ import (
 //	                                          rebalance-timeouts KIP-848-only, hangs
 //	                                          classic-only
 //	fault       NAME                          a mutant (see groupcheck mutants)
+//	member-ids  server | client               protocol consumer only; default server:
+//	                                          the coordinator names a joining member;
+//	                                          client is KIP-1082, each client names
+//	                                          itself (slot#incarnation) from the start
 //	commits     on | off | java | librdkafka | franz-go
 //	                                          default off; on is java: commits only while
 //	                                          STABLE; librdkafka and franz-go commit in
@@ -145,6 +149,10 @@ func (p *parser) directive(f []string) error {
 			}
 			p.cfg.Faults = p.cfg.Faults.With(f)
 			return nil
+		})
+	case "member-ids":
+		return one(d, args, func(v string) error {
+			return choose(d, v, &p.cfg.ClientMemberIDs, map[string]bool{"server": false, "client": true})
 		})
 	case "commits":
 		return one(d, args, func(v string) error {

@@ -33,6 +33,9 @@ func (c Config) Format() string {
 			fmt.Fprintf(&b, "fault %s\n", f)
 		}
 	}
+	if c.ClientMemberIDs {
+		b.WriteString("member-ids client\n")
+	}
 	if c.Commits && c.CommitPolicy != consumer.CommitJava {
 		fmt.Fprintf(&b, "commits %s\n", c.CommitPolicy)
 	} else if c.Commits {

@@ -61,3 +61,9 @@ func (w World) SlotOfID(id impl.MemberID) (int, bool) {
 	}
 	return 0, false
 }
+
+// clientMemberID is the id a KIP-1082 client generates for itself: unique per slot and
+// incarnation, as a UUID is, and finite as the incarnations are.
+func clientMemberID(name string, incarnation uint8) impl.MemberID {
+	return impl.MemberID(name + "#" + strconv.Itoa(int(incarnation)))
+}

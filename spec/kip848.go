@@ -66,6 +66,9 @@ func (st *stepper) startMember(i int) {
 	if m.Static {
 		cfg.InstanceID = impl.InstanceID(m.Name)
 	}
+	if st.w.cfg.ClientMemberIDs {
+		cfg.MemberID = clientMemberID(m.Name, s.Incarnation)
+	}
 	c, effs := kip848client.New(cfg).Subscribe(st.w.topicsOf(i, s.Alt))
 	st.applyMember(i, c, effs)
 }

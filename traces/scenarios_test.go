@@ -155,6 +155,20 @@ func TestScenarioStories(t *testing.T) {
 			"a -> coord: OffsetCommit member=a#1 gen=2 partitions=(t-0)", "session-expiry b#1",
 			"coord: commit (t-0) from a#1 gen 2: NONE", "violation commit-fencing: "},
 			notWant: []string{"violation exclusive-ownership: "}},
+		// Reference: KIP-1082 — a lost first answer: an orphan with server ids, none with client ids.
+		{file: "scenarios/kip1082-first-response-lost-server.trace", want: []string{"lose-response a",
+			"a -> coord: ConsumerGroupHeartbeat member=- epoch=0", "coord -> a: ConsumerGroupHeartbeat NONE member=a#2 epoch=2 assignment=()",
+			"session-expiry a#1", "assignment=(t-0)", "check\n----\nok"}},
+		{file: "scenarios/kip1082-first-response-lost-client.trace", want: []string{"lose-response a",
+			"a -> coord: ConsumerGroupHeartbeat member=a#1 epoch=0", "a: on-partitions-assigned (t-0)", "check\n----\nok"},
+			notWant: []string{"a#2"}},
+		// Reference: KIP-1082 — a close before the first answer: no leave without an id.
+		{file: "scenarios/kip1082-close-before-id-server.trace", want: []string{"leave a", "member=\"\" epoch=-1",
+			"session-expiry a#1", "b: on-partitions-assigned (t-0 t-1)", "check\n----\nok"},
+			notWant: []string{"member=a#1 epoch=-1"}},
+		{file: "scenarios/kip1082-close-before-id-client.trace", want: []string{"leave a",
+			"a -> coord: ConsumerGroupHeartbeat member=a#1 epoch=-1", "b: on-partitions-assigned (t-0 t-1)", "check\n----\nok"},
+			notWant: []string{"session-expiry"}},
 		// Reference: KAFKA.md §1.12 — the zombie window.
 		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
 			notWant: []string{"violation exclusive-ownership: "}},

@@ -14,6 +14,12 @@ type Config struct {
 	Conn impl.Conn
 	// Faults switches on deliberate defects (BUGS.md B21).
 	Faults impl.Faults
+	// MemberID, when set, is the id the client generated for itself at start (KIP-1082, the
+	// Kafka 4.0 consumer: a UUID sent with the first heartbeat and kept for the client's
+	// life). Empty is the earlier protocol: the coordinator assigns the id in its first
+	// answer, so a client whose first answer is lost joins again as a new member, and one
+	// that closes before the answer cannot leave (KAFKA.md §3.1, §3.7).
+	MemberID impl.MemberID
 }
 
 // Static reports whether the member has a group.instance.id.

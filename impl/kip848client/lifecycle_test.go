@@ -91,6 +91,29 @@ func TestLeaveWithoutID(t *testing.T) {
 	}
 }
 
+// TestClientGeneratedID: under KIP-1082 the client names itself from the start: its join
+// heartbeat and, after a lost answer, its retry carry the id (so the coordinator sees one
+// member, not two), and a close before any answer leaves with it. Reference: KIP-1082;
+// KAFKA.md §3.1, §3.7.
+func TestClientGeneratedID(t *testing.T) {
+	cfg := dynamicCfg()
+	cfg.MemberID = "m1"
+	m, effs := New(cfg).Subscribe([]string{"t"})
+	must(t, "join", effs, []Effect{hb("m1", 0, "", []string{"t"}, ptr(set()))})
+	m2, effs := m.RequestTimedOut(KindHeartbeat)
+	must(t, "retry after a lost answer", effs, []Effect{hb("m1", 0, "", []string{"t"}, ptr(set()))})
+	if m2.MemberID() != "m1" {
+		t.Errorf("after a lost answer: %s", m2)
+	}
+	m, effs = m.Unsubscribe()
+	must(t, "unsubscribe", effs, nil)
+	m, effs = m.OnHeartbeatResponse(ok(1, ptr(set(0))))
+	must(t, "join response", effs, []Effect{hb("m1", impl.EpochLeave, "", nil, nil)})
+	if m.State() != Unsubscribed {
+		t.Errorf("%s", m)
+	}
+}
+
 // TestPollTimeout: max.poll.interval.ms expires: leave (no revocation callbacks), STALE with
 // onPartitionsLost; the next poll rejoins with epoch 0. Reference: KAFKA.md §3.7.
 func TestPollTimeout(t *testing.T) {

@@ -77,13 +77,14 @@ type PendingCommit struct {
 	Partitions impl.PartitionSet
 }
 
-// New is a fresh, unsubscribed member without id.
-func New(cfg Config) Member { return Member{Config: cfg} }
+// New is a fresh, unsubscribed member, without id unless it generated one (KIP-1082).
+func New(cfg Config) Member { return Member{Config: cfg, ID: cfg.MemberID} }
 
 // State is the client state.
 func (m Member) State() State { return m.Status }
 
-// MemberID is the member id ("" before the first response).
+// MemberID is the member id ("" before the first response, unless the client generated it:
+// Config.MemberID).
 func (m Member) MemberID() impl.MemberID { return m.ID }
 
 // Epoch is the member epoch.
