@@ -152,7 +152,7 @@ func (e *encoder) signature(s *Slot) {
 	e.bool(s.Alt)
 	if e.genAsEpoch {
 		m := s.Member
-		m.ID, m.Config.InstanceID, m.Config.Conn = "", "", 0
+		m.ID, m.Config.MemberID, m.Config.InstanceID, m.Config.Conn = "", "", "", 0
 		e.member(&m)
 	} else {
 		c := s.Client

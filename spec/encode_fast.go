@@ -213,6 +213,7 @@ func (e *encoder) consumer(c *consumer.Consumer) {
 	e.string(string(cf.InstanceID))
 	e.int(int64(cf.Conn))
 	e.uint(uint64(cf.Faults))
+	e.uint(uint64(cf.Commits))
 
 	e.int(int64(c.Status))
 	e.groupGen(c.Gen)
@@ -246,6 +247,7 @@ func (e *encoder) member(m *kip848client.Member) {
 	e.string(string(m.Config.InstanceID))
 	e.int(int64(m.Config.Conn))
 	e.uint(uint64(m.Config.Faults))
+	e.string(string(m.Config.MemberID))
 	e.int(int64(m.Status))
 	e.string(string(m.ID))
 	e.epoch(m.MemberEpoch)

@@ -47,6 +47,29 @@ member c topics=t absent
 budget joins=1 restarts=1 crashes=1 session-timeouts=1 subscription-changes=1 partition-additions=1 lost-responses=1
 commits on
 `,
+		"classic-librdkafka-commits": `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t static join-version=5
+budget session-timeouts=1 lost-responses=1
+commits librdkafka
+`,
+		"kip848-client-ids": `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t
+budget lost-responses=1 leaves=1 crashes=1
+member-ids client
+commits on
+`,
 	} {
 		c, err := ParseConfigString(name, "name "+name+"\n"+text)
 		if err != nil {

@@ -96,6 +96,7 @@ func (r renamer) consumer(c consumer.Consumer) consumer.Consumer {
 func (r renamer) member(m kip848client.Member) kip848client.Member {
 	m.Config.InstanceID = r.instance(m.Config.InstanceID)
 	m.Config.Conn = r.conn(m.Config.Conn)
+	m.Config.MemberID = r.id(m.Config.MemberID)
 	m.ID = r.id(m.ID)
 	return m
 }
