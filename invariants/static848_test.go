@@ -17,8 +17,10 @@ import (
 // ConsumerHeartbeatRequestManager.handleSpecificError → handleFatalFailure; librdkafka
 // rd_kafka_cgrp_handle_ConsumerGroupHeartbeat: RD_KAFKA_ERR_ACTION_FATAL). a#1 keeps both
 // partitions, consumed by nobody, until its session expires. A dynamic member in the same
-// place is not stopped (it becomes a second member; KAFKA-17116). traces/scenarios/
-// kip848-static-lost-first-answer.trace is the same walk.
+// place is not stopped (it becomes a second member; KAFKA-17116). Client-generated ids
+// (KIP-1082, member-ids client) do not help: the retry carries the holder's own id and is
+// refused the same way. traces/scenarios/kip848-static-lost-first-answer.trace and
+// kip1082-static-first-response-lost-client.trace are the two walks.
 func TestStaticKIP848LostFirstAnswerIsFatal(t *testing.T) {
 	const two = "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\n"
 	script := []string{"deliver-request a", "lose-response a", "deliver-request a", "deliver-response a"}
@@ -31,23 +33,28 @@ func TestStaticKIP848LostFirstAnswerIsFatal(t *testing.T) {
 		return false
 	}
 
-	static := config(t, two+"member a topics=t static\nmember b topics=t static\nbudget lost-responses=1\n")
-	if d := shortest(t, static, fatal); d != len(script) {
-		t.Errorf("shortest way to UNRELEASED_INSTANCE_ID: %d steps, want %d", d, len(script))
-	}
-	ws := walk(t, static, script...)
-	end := ws[len(ws)-1]
-	if got := end.Slots[0].Member.Fatal(); got != impl.UnreleasedInstanceID {
-		t.Fatalf("a after the walk: fatal %v, want UNRELEASED_INSTANCE_ID", got)
-	}
-	held, ok := end.Group.StaticMember("a")
-	if !ok || held.MemberEpoch != 1 || held.Holds().Len() != 2 {
-		t.Errorf("the coordinator's record of instance a: %+v (held %v), want epoch 1 holding t-0 and t-1", held, ok)
+	for _, ids := range []string{"server", "client"} {
+		static := config(t, two+"member a topics=t static\nmember b topics=t static\nbudget lost-responses=1\nmember-ids "+ids+"\n")
+		if d := shortest(t, static, fatal); d != len(script) {
+			t.Errorf("member-ids %s: shortest way to UNRELEASED_INSTANCE_ID: %d steps, want %d", ids, d, len(script))
+		}
+		ws := walk(t, static, script...)
+		end := ws[len(ws)-1]
+		if got := end.Slots[0].Member.Fatal(); got != impl.UnreleasedInstanceID {
+			t.Fatalf("member-ids %s: a after the walk: fatal %v, want UNRELEASED_INSTANCE_ID", ids, got)
+		}
+		held, ok := end.Group.StaticMember("a")
+		if !ok || held.MemberEpoch != 1 || held.Holds().Len() != 2 {
+			t.Errorf("member-ids %s: the coordinator's record of instance a: %+v (held %v), want epoch 1 holding t-0 and t-1", ids, held, ok)
+		}
+		if ids == "client" && held.ID != end.Slots[0].Member.MemberID() {
+			t.Errorf("member-ids client: the refused retry was not the holder's own id (%s, client %s)", held.ID, end.Slots[0].Member.MemberID())
+		}
 	}
 
 	dynamic := config(t, two+"member a topics=t\nmember b topics=t\nbudget lost-responses=1\n")
-	ws = walk(t, dynamic, script...)
-	end = ws[len(ws)-1]
+	ws := walk(t, dynamic, script...)
+	end := ws[len(ws)-1]
 	if fatal(end) || len(end.Group.Members()) != 2 {
 		t.Errorf("dynamic: fatal %v, %d members; want not fatal, two members (a's orphan and a's new id)", fatal(end), len(end.Group.Members()))
 	}

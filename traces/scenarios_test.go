@@ -169,6 +169,11 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/kip1082-close-before-id-client.trace", want: []string{"leave a",
 			"a -> coord: ConsumerGroupHeartbeat member=a#1 epoch=-1", "b: on-partitions-assigned (t-0 t-1)", "check\n----\nok"},
 			notWant: []string{"session-expiry"}},
+		// Reference: README Findings (GroupMetadataManager.throwIfInstanceIdIsUnreleased) — a
+		// KIP-1082 client id does not save a static member whose first answer is lost.
+		{file: "scenarios/kip1082-static-first-response-lost-client.trace", want: []string{"lose-response a",
+			"a -> coord: ConsumerGroupHeartbeat member=a#1 epoch=0 instance=a", "coord -> a: ConsumerGroupHeartbeat UNRELEASED_INSTANCE_ID",
+			"a: fatal UNRELEASED_INSTANCE_ID"}},
 		// Reference: KAFKA.md §1.12 — the zombie window.
 		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
 			notWant: []string{"violation exclusive-ownership: "}},
