@@ -26,6 +26,9 @@ func TestPinnedCounts(t *testing.T) {
 		// 252 worlds more than without the hang (476): the leader may hang in its assignor
 		// in any of its rounds, and the sync timer then removes it.
 		{"two members, a hang", twoMembers + "budget hangs=1\n", 728, 1175, 48},
+		// A failover may come in any world; the log (the last Stable generation) and the
+		// stale connections make the rest (FailoverEvent, coordinator.Load).
+		{"two members, a failover", twoMembers + "budget failovers=1\n", 35616, 90244, 82},
 		{"KIP-848, two members", twoKIP848, 117, 193, 14},
 		{"KIP-848, two members, a crash, commits", twoKIP848 + "budget crashes=1\ncommits on\n", 3745, 8655, 25},
 	} {

@@ -36,10 +36,16 @@ var commitFencing = Property{
 var generationMonotonic = Property{
 	Name:      "generation-monotonic",
 	Kind:      explorer.Always,
-	Statement: "the group's generation never decreases",
-	Source:    "KAFKA.md §1.3 (generation rules)",
+	Statement: "the group's generation never decreases, except to the logged one when the coordinator fails over",
+	Source:    "KAFKA.md §1.3 (generation rules; a join completion is not written to the log)",
 	Applies:   classic,
-	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
+	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+		if f, ok := failoverOf(ev); ok {
+			if post.Coord.Generation() != f.Generation {
+				return fmt.Sprintf("a failover loaded gen %d but the group is at gen %d", f.Generation, post.Coord.Generation())
+			}
+			return ""
+		}
 		if post.Coord.Generation() < pre.Coord.Generation() {
 			return fmt.Sprintf("generation went from %d to %d", pre.Coord.Generation(), post.Coord.Generation())
 		}
@@ -50,11 +56,17 @@ var generationMonotonic = Property{
 var coordinatorTransitions = Property{
 	Name:      "coordinator-transitions",
 	Kind:      explorer.Always,
-	Statement: "the group's state changes only along the allowed-predecessor graph (a step may pass through PreparingRebalance)",
-	Source:    "KAFKA.md §1.3 (ClassicGroupState predecessors)",
+	Statement: "the group's state changes only along the allowed-predecessor graph (a step may pass through PreparingRebalance); a failover's new coordinator loads it Stable or Empty",
+	Source:    "KAFKA.md §1.3 (ClassicGroupState predecessors; GroupMetadata.loadGroup)",
 	Applies:   classic,
-	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
+	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
 		from, to := pre.Coord.State(), post.Coord.State()
+		if _, ok := failoverOf(ev); ok {
+			if to != coordinator.Stable && to != coordinator.Empty {
+				return fmt.Sprintf("a failover loaded the group %s", to)
+			}
+			return ""
+		}
 		// A removal rebalances and the join phase may complete in the same step (no member
 		// left to wait for), so one step can take two edges through PreparingRebalance.
 		via := coordinator.CanTransition(from, coordinator.PreparingRebalance) && coordinator.CanTransition(coordinator.PreparingRebalance, to)
@@ -63,6 +75,16 @@ var coordinatorTransitions = Property{
 		}
 		return ""
 	},
+}
+
+// failoverOf finds the step's failover, if it had one.
+func failoverOf(ev []spec.Event) (spec.FailoverEvent, bool) {
+	for _, e := range ev {
+		if f, ok := e.(spec.FailoverEvent); ok {
+			return f, true
+		}
+	}
+	return spec.FailoverEvent{}, false
 }
 
 // fencingCodes are the answers that tell a member the coordinator no longer knows it.

@@ -41,6 +41,10 @@ const (
 	// Hang: a leader's poll thread hangs in its assignor for good while its heartbeats go
 	// on (budget hangs; appended likewise).
 	Hang
+	// Failover: the group's coordinator moves to another broker (budget failovers); Load:
+	// the new coordinator finishes loading the group from the log (a protocol action).
+	Failover
+	Load
 	numKinds
 )
 
@@ -48,7 +52,7 @@ var kindNames = [numKinds]string{
 	"deliver-request", "deliver-response", "assign", "poll", "heartbeat", "commit", "refresh",
 	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
 	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
-	"sync-timeout", "rebalance-timeout", "hang",
+	"sync-timeout", "rebalance-timeout", "hang", "failover", "load",
 }
 
 func (k Kind) String() string { return kindNames[k] }
@@ -76,7 +80,7 @@ func (a Action) Text(c *Config) string {
 		return a.Kind.String() + " " + a.Topic
 	case SessionExpiry, PendingExpiry, RebalanceTimeout:
 		return a.Kind.String() + " " + string(a.Member)
-	case JoinTimeout, SyncTimeout:
+	case JoinTimeout, SyncTimeout, Failover, Load:
 		return a.Kind.String()
 	}
 	s := a.Kind.String() + " " + c.Members[a.Slot].Name
@@ -105,7 +109,7 @@ func ParseAction(c *Config, s string) (Action, error) {
 	}
 	a := Action{Kind: k}
 	switch k {
-	case JoinTimeout, SyncTimeout:
+	case JoinTimeout, SyncTimeout, Failover, Load:
 		if rest != "" {
 			return Action{}, fmt.Errorf("action %q: %s takes no argument", s, k)
 		}

@@ -39,7 +39,8 @@ func Actions(w World, buf []Action) []Action {
 	for _, id := range w.Coord.Pending() {
 		buf = append(buf, Action{Kind: PendingExpiry, Member: id})
 	}
-	return append(buf, Action{Kind: JoinTimeout}, Action{Kind: SyncTimeout})
+	buf = append(buf, Action{Kind: JoinTimeout}, Action{Kind: SyncTimeout})
+	return w.failoverActions(buf)
 }
 
 func (w World) assignActions(i int, buf []Action) []Action {

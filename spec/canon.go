@@ -150,6 +150,7 @@ func (e *encoder) signature(s *Slot) {
 	e.uint(uint64(s.Process))
 	e.uint(uint64(s.Incarnation))
 	e.bool(s.Alt)
+	e.bool(s.Stale)
 	if e.genAsEpoch {
 		m := s.Member
 		m.ID, m.Config.MemberID, m.Config.InstanceID, m.Config.Conn = "", "", "", 0

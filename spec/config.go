@@ -79,6 +79,9 @@ type Budget struct {
 	// (classic protocols only; the KAFKA-12890 setting, BUGS.md B3). Its max.poll.interval.ms
 	// is taken to be unbounded, as Kafka Streams once configured it: nothing makes it leave.
 	Hangs int
+	// Failovers: the group's coordinator moves to another broker, which loads the group from
+	// the log (classic protocols; see failover.go).
+	Failovers int
 }
 
 // Assignor names the config accepts. "any" is every valid assignment, to check safety for all
@@ -119,6 +122,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
 		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")
+	}
+	if c.ConsumerProtocol && c.Budget.Failovers != 0 {
+		return fmt.Errorf("budget failovers: the KIP-848 coordinator's failover is not modelled yet (classic protocols only)")
 	}
 	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
 		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")
@@ -219,7 +225,7 @@ func (b *Budget) fields() []budgetField {
 		{"lost-responses", &b.LostResponses}, {"session-timeouts", &b.SessionTimeouts},
 		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
 		{"poll-timeouts", &b.PollTimeouts}, {"rebalance-timeouts", &b.RebalanceTimeouts},
-		{"hangs", &b.Hangs},
+		{"hangs", &b.Hangs}, {"failovers", &b.Failovers},
 	}
 }
 

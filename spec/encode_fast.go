@@ -53,6 +53,7 @@ func (w World) Encode(buf []byte) []byte {
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)
 	e.buf = binary.AppendUvarint(e.buf, uint64(w.Observed))
+	e.bool(w.Loading)
 	return e.buf
 }
 
@@ -135,7 +136,7 @@ func (e *encoder) cluster(c impl.Cluster) {
 func (e *encoder) budget(b *Budget) {
 	for _, v := range [...]int{b.Joins, b.Leaves, b.Crashes, b.Restarts, b.SubscriptionChanges,
 		b.PartitionAdditions, b.TopicDeletions, b.LostResponses, b.SessionTimeouts, b.JoinTimeouts,
-		b.SyncTimeouts, b.PollTimeouts, b.RebalanceTimeouts, b.Hangs} {
+		b.SyncTimeouts, b.PollTimeouts, b.RebalanceTimeouts, b.Hangs, b.Failovers} {
 		e.int(int64(v))
 	}
 }
@@ -167,6 +168,7 @@ func (e *encoder) slot(s *Slot) {
 	e.uint(uint64(s.Process))
 	e.uint(uint64(s.Incarnation))
 	e.bool(s.Alt)
+	e.bool(s.Stale)
 	if e.genAsEpoch {
 		e.member(&s.Member)
 	} else {

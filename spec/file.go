@@ -36,7 +36,9 @@ import (
 //	budget      KEY=N ...                     any of the Budget keys; unnamed keys are 0;
 //	                                          join-/sync-timeouts are classic-only,
 //	                                          rebalance-timeouts KIP-848-only, hangs
-//	                                          classic-only
+//	                                          classic-only; failovers (the coordinator
+//	                                          moves and the new one loads the group from
+//	                                          the log) classic-only for now
 //	fault       NAME                          a mutant (see groupcheck mutants)
 //	member-ids  server | client               protocol consumer only; default server:
 //	                                          the coordinator names a joining member;

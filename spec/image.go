@@ -219,6 +219,7 @@ func (s Symmetry) encodeSlots(w World, p []int, buf []byte) []byte {
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)
 	e.uint(uint64(w.Observed))
+	e.bool(w.Loading)
 	return e.buf
 }
 
@@ -229,6 +230,7 @@ func (r renamer) coordinator(e *encoder, g coordinator.Group) {
 	e.int(int64(cfg.Variant))
 	e.uint(uint64(cfg.Faults))
 	e.int(int64(cfg.MaxSize))
+	e.bool(cfg.Persist)
 	e.int(int64(g.State()))
 	e.gen(g.Generation())
 	e.string(g.ProtocolName())
@@ -271,6 +273,32 @@ func (r renamer) coordinator(e *encoder, g coordinator.Group) {
 		e.string(string(id))
 	}
 	e.bool(g.InitialJoin())
+	r.log(e, g)
+}
+
+// log encodes the renamed log record as coordinator.Group.AppendCanonical would.
+func (r renamer) log(e *encoder, g coordinator.Group) {
+	rec, ok := g.Log()
+	e.bool(ok)
+	if !ok {
+		return
+	}
+	e.gen(rec.Generation)
+	e.string(rec.Protocol)
+	e.string(string(r.id(rec.Leader)))
+	ms := slices.Clone(rec.Members)
+	for k := range ms {
+		ms[k].ID, ms[k].InstanceID = r.id(ms[k].ID), r.instance(ms[k].InstanceID)
+	}
+	slices.SortFunc(ms, func(a, b coordinator.RecordMember) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	e.uint(uint64(len(ms)))
+	for k := range ms {
+		e.string(string(ms[k].ID))
+		e.string(string(ms[k].InstanceID))
+		e.subscription(ms[k].Subscription)
+		e.set(ms[k].Assignment.Partitions)
+		e.int(int64(ms[k].Assignment.Error))
+	}
 }
 
 // group encodes the renamed KIP-848 coordinator as kip848.Group.AppendCanonical would

@@ -26,7 +26,7 @@ func (st *stepper) memberStep(i int, k Kind) bool {
 		c, effs = c.PollTick()
 	case Heartbeat:
 		c, effs = c.HeartbeatTick()
-		if !st.heartbeatMatters(effs) {
+		if !st.heartbeatMatters(i, effs) {
 			return false
 		}
 	case Commit:
@@ -47,12 +47,16 @@ func (st *stepper) memberStep(i int, k Kind) bool {
 	return true
 }
 
-// heartbeatMatters reports whether the heartbeat the member would send gets an answer other
-// than NONE from the coordinator as it is now.
-func (st *stepper) heartbeatMatters(effs []consumer.Effect) bool {
+// heartbeatMatters reports whether the heartbeat slot i would send gets an answer other
+// than NONE from the coordinator as it is now: always from the old broker on a stale
+// connection (NOT_COORDINATOR), never from a coordinator still loading.
+func (st *stepper) heartbeatMatters(i int, effs []consumer.Effect) bool {
 	for _, e := range effs {
 		if send, ok := e.(consumer.Send); ok {
 			if hb, ok := send.Request.(impl.HeartbeatRequest); ok {
+				if st.w.Slots[i].Stale || st.w.Loading {
+					return st.w.Slots[i].Stale
+				}
 				_, out := st.w.Coord.Heartbeat(hb)
 				return len(out) == 1 && out[0].Response.Code() != impl.None
 			}

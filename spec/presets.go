@@ -68,6 +68,17 @@ member c topics=t absent
 budget joins=1
 commits on
 `},
+	{"cooperative-failover", "cooperative-sticky as shipped; the group coordinator fails over (it loads the group from the log) and a crash; commits", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+budget failovers=1 crashes=1
+commits on
+`},
 	{"static-kip423", "static members that restart, sending KIP-423 RESTART to a coordinator that honours it", `
 protocol cooperative
 consumer kip

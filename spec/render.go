@@ -16,6 +16,9 @@ func (w World) String() string {
 	} else {
 		fmt.Fprintf(&b, "coord    %s\n", w.Coord)
 	}
+	if w.Loading {
+		b.WriteString("coord    loading the group from the log\n")
+	}
 	for i, s := range w.Slots {
 		name := w.cfg.Members[i].Name
 		fmt.Fprintf(&b, "%-8s %s#%d", name, s.Process, s.Incarnation)
@@ -28,6 +31,9 @@ func (w World) String() string {
 		}
 		if s.Assigning != nil {
 			fmt.Fprintf(&b, " assigning(gen %d)", s.Assigning.Generation)
+		}
+		if s.Stale {
+			b.WriteString(" stale-coordinator")
 		}
 		b.WriteByte('\n')
 		for _, r := range s.Out {

@@ -44,7 +44,7 @@ func (st *stepper) slot(i int) *Slot {
 func (st *stepper) do(a Action) bool {
 	if a.Kind >= numKinds || (a.Kind != AddPartition && a.Kind != DeleteTopic && a.Kind != SessionExpiry &&
 		a.Kind != PendingExpiry && a.Kind != RebalanceTimeout && a.Kind != JoinTimeout && a.Kind != SyncTimeout &&
-		(a.Slot < 0 || int(a.Slot) >= len(st.w.Slots))) {
+		a.Kind != Failover && a.Kind != Load && (a.Slot < 0 || int(a.Slot) >= len(st.w.Slots))) {
 		return false
 	}
 	if st.w.cfg.ConsumerProtocol {
@@ -68,6 +68,10 @@ func (st *stepper) do(a Action) bool {
 		return st.timer(a.Kind, a.Member)
 	case RebalanceTimeout:
 		return false
+	case Failover:
+		return st.failover()
+	case Load:
+		return st.loaded()
 	}
 	panic("spec: unknown action kind " + a.Kind.String())
 }
@@ -78,18 +82,28 @@ func (st *stepper) deliverRequest(i int) bool {
 		return false
 	}
 	req := pop(&st.slot(i).Out)
+	if out, ok := st.coordinatorAway(i, req); ok {
+		st.commitEvent(i, req, out)
+		st.route(out)
+		return true
+	}
 	var fresh impl.MemberID
 	if j, ok := req.(impl.JoinGroupRequest); ok && j.MemberID == impl.NoMemberID {
 		fresh = freshID(st.w, st.w.cfg.Members[i].Name)
 	}
 	var out []impl.Reply
 	st.w.Coord, out = st.w.Coord.Handle(req, fresh)
+	st.commitEvent(i, req, out)
+	st.route(out)
+	return true
+}
+
+// commitEvent records the coordinator's verdict on an OffsetCommit.
+func (st *stepper) commitEvent(i int, req impl.Request, out []impl.Reply) {
 	if c, ok := req.(impl.OffsetCommitRequest); ok {
 		st.ev = append(st.ev, CommitEvent{Slot: i, Name: st.name(i), MemberID: c.MemberID,
 			Generation: c.Generation, Partitions: c.Partitions, Error: commitVerdict(out, c.Conn)})
 	}
-	st.route(out)
-	return true
 }
 
 // commitVerdict is the error code the coordinator answered a commit with.
@@ -123,8 +137,10 @@ func (st *stepper) deliverResponse(i int) bool {
 		return false
 	}
 	s := st.slot(i)
-	c, effs := s.Client.Receive(pop(&s.In))
+	r := pop(&s.In)
+	c, effs := s.Client.Receive(r)
 	st.apply(i, c, effs)
+	st.maybeRediscover(i, r.Code())
 	return true
 }
 
@@ -168,6 +184,9 @@ func (st *stepper) name(i int) string {
 // but alive for the session timer, which its heartbeat thread keeps.
 func (st *stepper) timer(k Kind, id impl.MemberID) bool {
 	w := &st.w
+	if w.Loading {
+		return false // the new coordinator schedules its timers once loaded
+	}
 	var out []impl.Reply
 	switch k {
 	case SessionExpiry:

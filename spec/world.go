@@ -38,8 +38,11 @@ func (p Process) String() string { return processNames[p] }
 type Slot struct {
 	Process     Process
 	Incarnation uint8
-	Alt         bool              // subscribed to the config's AltTopics
-	Client      consumer.Consumer `spec:"classic"`
+	Alt         bool // subscribed to the config's AltTopics
+	// Stale: the slot's connection still goes to the group's old coordinator (a failover
+	// happened and its client has not learned it): what it sends is answered NOT_COORDINATOR.
+	Stale  bool
+	Client consumer.Consumer `spec:"classic"`
 	// Member is the slot's KIP-848 client (protocol consumer only; the zero value otherwise,
 	// as Client is under protocol consumer).
 	Member kip848client.Member `spec:"kip848"`
@@ -65,6 +68,9 @@ type World struct {
 	// Observed is a set of flags owned by observers of the run (step properties that must
 	// remember a violating transition); the world itself never reads or writes it.
 	Observed uint32
+	// Loading: a failover's new coordinator is still loading the group from the log; it
+	// answers every request with coordinator.LoadingReply and runs no timer.
+	Loading bool
 }
 
 // Config is the world's configuration.
@@ -76,7 +82,7 @@ func Init(cfg Config) World {
 	c := cfg
 	w := World{
 		cfg:     &c,
-		Coord:   coordinator.New(coordinator.Config{Variant: c.Coordinator, Faults: c.Faults}),
+		Coord:   coordinator.New(coordinator.Config{Variant: c.Coordinator, Faults: c.Faults, Persist: c.Budget.Failovers > 0}),
 		Slots:   make([]Slot, len(c.Members)),
 		Cluster: impl.NewCluster(c.Topics...),
 		Left:    c.Budget,
@@ -97,6 +103,9 @@ func Init(cfg Config) World {
 func (w World) startSlot(i int, old Slot) Slot {
 	m := w.cfg.Members[i]
 	s := Slot{Process: Running, Incarnation: old.Incarnation + 1, Alt: old.Alt, Out: old.Out}
+	if old.Stale {
+		s.Out = nil // on their way to the old coordinator, whose answers nobody reads
+	}
 	cfg := consumer.Config{
 		Variant:             w.cfg.Consumer,
 		Assignors:           w.cfg.MemberAssignors(i),

@@ -27,6 +27,7 @@ func (s *step) completeJoin() {
 	if len(s.g.members) == 0 {
 		s.g.protocol = ""
 		s.transition(Empty)
+		s.persist()
 		return
 	}
 	s.g.protocol = s.g.selectProtocol()

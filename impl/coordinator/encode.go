@@ -23,7 +23,7 @@ func (g Group) AppendEncoding(buf []byte) []byte {
 	for _, m := range g.members {
 		buf = m.appendEncoding(buf)
 	}
-	return buf
+	return g.appendCanonicalLog(buf, func(b []byte, v impl.Generation) []byte { return binary.AppendVarint(b, int64(v)) })
 }
 
 func (m Member) appendEncoding(buf []byte) []byte {
@@ -139,6 +139,7 @@ func (g Group) AppendCanonical(buf []byte, gen func([]byte, impl.Generation) []b
 	buf = binary.AppendVarint(buf, int64(g.cfg.Variant))
 	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
 	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
+	buf = append(buf, boolByte(g.cfg.Persist))
 	buf = binary.AppendVarint(buf, int64(g.state))
 	buf = gen(buf, g.generation)
 	buf = impl.AppendString(buf, g.protocol)
@@ -168,7 +169,29 @@ func (g Group) AppendCanonical(buf []byte, gen func([]byte, impl.Generation) []b
 	for _, id := range g.pending {
 		buf = impl.AppendString(buf, string(id))
 	}
-	return append(buf, boolByte(g.initialJoin))
+	buf = append(buf, boolByte(g.initialJoin))
+	return g.appendCanonicalLog(buf, gen)
+}
+
+// appendCanonicalLog appends the log record (a presence byte, then its fields in order).
+func (g Group) appendCanonicalLog(buf []byte, gen func([]byte, impl.Generation) []byte) []byte {
+	if g.log == nil {
+		return append(buf, 0)
+	}
+	r := g.log
+	buf = append(buf, 1)
+	buf = gen(buf, r.Generation)
+	buf = impl.AppendString(buf, r.Protocol)
+	buf = impl.AppendString(buf, string(r.Leader))
+	buf = binary.AppendUvarint(buf, uint64(len(r.Members)))
+	for _, m := range r.Members {
+		buf = impl.AppendString(buf, string(m.ID))
+		buf = impl.AppendString(buf, string(m.InstanceID))
+		buf = appendCanonicalSubscription(buf, m.Subscription, gen)
+		buf = impl.AppendPartitionSet(buf, m.Assignment.Partitions)
+		buf = binary.AppendVarint(buf, int64(m.Assignment.Error))
+	}
+	return buf
 }
 
 // appendCanonicalSubscription appends a subscription's canonical encoding, its generations

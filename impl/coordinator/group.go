@@ -15,6 +15,9 @@ type Config struct {
 	Faults impl.Faults
 	// MaxSize is group.max.size; 0 means unlimited. Reference: KAFKA.md §1.4.
 	MaxSize int
+	// Persist keeps the group's last record in the log (Log), for a coordinator failover to
+	// load (Load). Off, nothing is kept, so a world without failovers has no more states.
+	Persist bool
 }
 
 // ParkedJoin is a JoinGroup waiting for the join phase to complete: the connection to answer
@@ -71,6 +74,9 @@ type Group struct {
 	// initialJoin: the running join timer is InitialDelayedJoin (the rebalance started from
 	// Empty), which never completes early, only when its timer fires (KAFKA.md §1.3).
 	initialJoin bool
+	// log is the last GroupMetadata record written for the group (nil: none, or Persist off).
+	// It is immutable and shared between successors.
+	log *Record
 }
 
 // New is an Empty group at generation 0.

@@ -43,6 +43,7 @@ func (s *step) replaceStatic(req impl.JoinGroupRequest, old, fresh impl.MemberID
 			return
 		}
 		s.member(fresh).Join = ParkedJoin{}
+		s.persist()
 		s.reply(req.Conn, s.staticRejoinResponse(fresh, prevLeader, req.Version))
 	case CompletingRebalance:
 		s.prepareRebalance()

@@ -68,4 +68,5 @@ func (s *step) completeSync(assignments []impl.MemberAssignment) {
 		}
 	}
 	s.transition(Stable)
+	s.persist()
 }
