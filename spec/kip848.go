@@ -244,7 +244,7 @@ func (st *stepper) doKIP848(a Action) bool {
 		return true
 	case SessionExpiry, RebalanceTimeout:
 		return st.timerKIP848(a.Kind, a.Member)
-	case Refresh, PendingExpiry, JoinTimeout, SyncTimeout, Hang:
+	case Refresh, PendingExpiry, JoinTimeout, SyncTimeout, Hang, Failover, Load:
 		return false
 	}
 	panic("spec: unknown action kind " + a.Kind.String())
