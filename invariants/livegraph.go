@@ -144,7 +144,7 @@ func (q *fifo) pop() spec.World {
 // modelling artifact, not a protocol livelock (the real client heartbeats from its own thread).
 func Fair(a spec.Action, w, n spec.World) bool {
 	switch a.Kind {
-	case spec.DeliverRequest, spec.DeliverResponse, spec.Assign, spec.Poll, spec.Heartbeat, spec.Refresh, spec.Load:
+	case spec.DeliverRequest, spec.DeliverResponse, spec.Assign, spec.Poll, spec.Heartbeat, spec.Refresh, spec.Load, spec.Resume:
 		return true
 	case spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout, spec.RebalanceTimeout:
 		return w.Left == n.Left

@@ -170,20 +170,21 @@ func currentLeader(w spec.World, a spec.AssignEvent) bool {
 // session, join or sync timer firing on it, its own poll timeout (fencingTimeouts), or a hang
 // (the sync timer removes the hung member, which never learns).
 func liveTimeouts(c spec.Config) bool {
-	return fencingTimeouts(c) || c.Budget.Hangs > 0
+	return fencingTimeouts(c) || c.Budget.Hangs > 0 || c.Budget.Pauses > 0
 }
 
 // fencingTimeouts reports whether a live member that goes on taking steps can be removed, and
 // so be told so by a fencing answer.
 func fencingTimeouts(c spec.Config) bool {
 	b := c.Budget
-	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts > 0
+	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts+b.Pauses > 0
 }
 
 // running reports whether slot i's consumer runs and believes what it owns: a live one, or a
-// hung one (budget hangs), frozen but still the owner in its application's eyes.
+// hung or paused one (budgets hangs, pauses), frozen but still the owner in its application's
+// eyes (a paused one goes on processing when it resumes).
 func running(w spec.World, i int) bool {
-	return w.Live(i) || w.Slots[i].Process == spec.Hung
+	return w.Live(i) || w.Slots[i].Process == spec.Hung || w.Slots[i].Process == spec.Paused
 }
 
 // classic: the property concerns the classic protocols (eager, cooperative).

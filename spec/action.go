@@ -45,6 +45,9 @@ const (
 	// the new coordinator finishes loading the group from the log (a protocol action).
 	Failover
 	Load
+	// Pause: a live member's process stops (budget pauses); Resume: it goes on (fair).
+	Pause
+	Resume
 	numKinds
 )
 
@@ -52,7 +55,7 @@ var kindNames = [numKinds]string{
 	"deliver-request", "deliver-response", "assign", "poll", "heartbeat", "commit", "refresh",
 	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
 	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
-	"sync-timeout", "rebalance-timeout", "hang", "failover", "load",
+	"sync-timeout", "rebalance-timeout", "hang", "failover", "load", "pause", "resume",
 }
 
 func (k Kind) String() string { return kindNames[k] }

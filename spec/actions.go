@@ -29,6 +29,7 @@ func Actions(w World, buf []Action) []Action {
 		if w.Slots[i].Assigning != nil && w.Left.Hangs > 0 {
 			buf = append(buf, Action{Kind: Hang, Slot: int8(i)})
 		}
+		buf = w.pauseActions(i, buf)
 	}
 	for _, t := range w.cfg.Topics {
 		buf = append(buf, Action{Kind: AddPartition, Topic: t.Name}, Action{Kind: DeleteTopic, Topic: t.Name})

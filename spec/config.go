@@ -82,6 +82,9 @@ type Budget struct {
 	// Failovers: the group's coordinator moves to another broker, which loads the group from
 	// the log (classic protocols; see failover.go).
 	Failovers int
+	// Pauses: a live member's whole process stops (stop-the-world) and resumes later with
+	// its state; timers that fire on it meanwhile are free (see pause.go).
+	Pauses int
 }
 
 // Assignor names the config accepts. "any" is every valid assignment, to check safety for all
@@ -225,7 +228,7 @@ func (b *Budget) fields() []budgetField {
 		{"lost-responses", &b.LostResponses}, {"session-timeouts", &b.SessionTimeouts},
 		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
 		{"poll-timeouts", &b.PollTimeouts}, {"rebalance-timeouts", &b.RebalanceTimeouts},
-		{"hangs", &b.Hangs}, {"failovers", &b.Failovers},
+		{"hangs", &b.Hangs}, {"failovers", &b.Failovers}, {"pauses", &b.Pauses},
 	}
 }
 

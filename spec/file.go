@@ -38,7 +38,9 @@ import (
 //	                                          rebalance-timeouts KIP-848-only, hangs
 //	                                          classic-only; failovers (the coordinator
 //	                                          moves and the new one loads the group from
-//	                                          the log) classic-only for now
+//	                                          the log) classic-only for now; pauses (a
+//	                                          member's whole process stops and resumes
+//	                                          later) in both protocols
 //	fault       NAME                          a mutant (see groupcheck mutants)
 //	member-ids  server | client               protocol consumer only; default server:
 //	                                          the coordinator names a joining member;

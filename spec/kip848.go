@@ -133,6 +133,7 @@ func actionsKIP848(w World, buf []Action) []Action {
 		for _, k := range []Kind{Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout} {
 			buf = append(buf, Action{Kind: k, Slot: int8(i)})
 		}
+		buf = w.pauseActions(i, buf)
 	}
 	for _, t := range w.cfg.Topics {
 		buf = append(buf, Action{Kind: AddPartition, Topic: t.Name}, Action{Kind: DeleteTopic, Topic: t.Name})
@@ -236,6 +237,8 @@ func (st *stepper) doKIP848(a Action) bool {
 		return st.memberStepKIP848(i, a.Kind)
 	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout:
 		return st.memberEnvKIP848(i, a.Kind)
+	case Pause, Resume:
+		return st.pause(i, a.Kind)
 	case AddPartition, DeleteTopic:
 		if !st.metadata(a.Kind, a.Topic) {
 			return false

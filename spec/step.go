@@ -62,6 +62,8 @@ func (st *stepper) do(a Action) bool {
 		return st.memberStep(i, a.Kind)
 	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout, Hang:
 		return st.memberEnv(i, a.Kind)
+	case Pause, Resume:
+		return st.pause(i, a.Kind)
 	case AddPartition, DeleteTopic:
 		return st.metadata(a.Kind, a.Topic)
 	case SessionExpiry, PendingExpiry, JoinTimeout, SyncTimeout:
@@ -119,7 +121,7 @@ func commitVerdict(out []impl.Reply, conn impl.Conn) impl.ErrorCode {
 // route queues each reply on its connection, or drops it when that incarnation is gone.
 func (st *stepper) route(out []impl.Reply) {
 	for _, r := range out {
-		j, ok := st.w.slotOfConn(r.To)
+		j, ok := st.w.receiverOf(r.To)
 		if !ok {
 			k := int(r.To >> 6)
 			st.ev = append(st.ev, ReplyEvent{Slot: k, Name: st.name(k), Response: r.Response, Dropped: true})

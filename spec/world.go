@@ -25,9 +25,13 @@ const (
 	// not fire of itself, but it handles no response and takes no step; its consumer is
 	// frozen as it was, still believing it owns what it owned. Sent requests still arrive.
 	Hung
+	// Paused: the whole process is stopped (budget pauses: a frozen VM, a stop-the-world
+	// GC): no poll, no heartbeat, no response read, its state kept. Responses queue on its
+	// connection; it resumes later (Resume, a fair action) exactly as it was.
+	Paused
 )
 
-var processNames = [...]string{"absent", "running", "crashed", "closed", "hung"}
+var processNames = [...]string{"absent", "running", "crashed", "closed", "hung", "paused"}
 
 func (p Process) String() string { return processNames[p] }
 
@@ -136,6 +140,16 @@ func (w World) topicsOf(i int, alt bool) []string {
 
 // connOf numbers connections: six bits of incarnation per slot.
 func connOf(slot int, incarnation uint8) impl.Conn { return impl.Conn(slot<<6 | int(incarnation)) }
+
+// receiverOf finds the slot whose current incarnation reads the connection: a running one,
+// or a paused one, whose responses wait on the connection until it resumes.
+func (w World) receiverOf(c impl.Conn) (int, bool) {
+	i, inc := int(c>>6), uint8(c&63)
+	if i >= len(w.Slots) || w.Slots[i].Incarnation != inc || (w.Slots[i].Process != Running && w.Slots[i].Process != Paused) {
+		return 0, false
+	}
+	return i, true
+}
 
 // slotOfConn finds the slot whose current, running incarnation owns the connection.
 func (w World) slotOfConn(c impl.Conn) (int, bool) {
