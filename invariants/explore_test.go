@@ -30,6 +30,9 @@ func TestPinnedCounts(t *testing.T) {
 		// stale connections make the rest (FailoverEvent, coordinator.Load).
 		{"two members, a failover", twoMembers + "budget failovers=1\n", 35616, 90244, 82},
 		{"KIP-848, two members", twoKIP848, 117, 193, 14},
+		// The replayed group is the group (kip848.Group.Reload); the stale connections and
+		// the loading phase make the rest.
+		{"KIP-848, two members, a failover", twoKIP848 + "budget failovers=1\n", 2351, 5333, 24},
 		{"KIP-848, two members, a crash, commits", twoKIP848 + "budget crashes=1\ncommits on\n", 3745, 8655, 25},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

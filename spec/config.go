@@ -80,7 +80,7 @@ type Budget struct {
 	// is taken to be unbounded, as Kafka Streams once configured it: nothing makes it leave.
 	Hangs int
 	// Failovers: the group's coordinator moves to another broker, which loads the group from
-	// the log (classic protocols; see failover.go).
+	// the log (see failover.go).
 	Failovers int
 	// Pauses: a live member's whole process stops (stop-the-world) and resumes later with
 	// its state; timers that fire on it meanwhile are free (see pause.go).
@@ -125,9 +125,6 @@ func (c Config) Validate() error {
 	}
 	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
 		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")
-	}
-	if c.ConsumerProtocol && c.Budget.Failovers != 0 {
-		return fmt.Errorf("budget failovers: the KIP-848 coordinator's failover is not modelled yet (classic protocols only)")
 	}
 	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
 		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")

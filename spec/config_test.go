@@ -79,7 +79,6 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		{"member protocol", base + "member b topics=t protocol=eager\n", ":7: member b: protocol: classic-protocol only"},
 		{"join-timeouts", base + "budget join-timeouts=1\n", "budget join-timeouts: protocol consumer has no join phase"},
 		{"sync-timeouts", base + "budget sync-timeouts=1\n", "budget sync-timeouts: protocol consumer has no sync phase"},
-		{"failovers under protocol consumer", base + "budget failovers=1\n", "budget failovers: the KIP-848 coordinator's failover is not modelled yet"},
 		{"pauses out of range", classic + "budget pauses=-1\n", "budget pauses: -1 outside 0..8"},
 		{"failovers out of range", classic + "budget failovers=9\n", "budget failovers: 9 outside 0..8"},
 		{"rebalance-timeouts under classic", classic + "budget rebalance-timeouts=1\n", "budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer"},

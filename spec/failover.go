@@ -6,14 +6,17 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/impl/kip848"
+	"github.com/groupcheck/groupcheck/impl/kip848client"
 )
 
 // A coordinator failover (budget failovers). The broker leading the group's partition of
 // __consumer_offsets loses it: it unloads the group (its parked JoinGroups or SyncGroups are
 // answered NOT_COORDINATOR) and answers NOT_COORDINATOR to whatever else still reaches it.
-// The new leader loads the group from the last record in the log (coordinator.Load: the last
-// Stable generation, or the empty group record) and, until it has, answers
-// coordinator.LoadingReply and runs no timer; Load, a protocol action, ends the loading.
+// The new leader loads the group from the log — classic: the last record (coordinator.Load:
+// the last Stable generation, or the empty group record); KIP-848: every record, so the group
+// as it was with its timers rebuilt (kip848.Group.Reload) — and, until it has, answers
+// LoadingReply and runs no timer; Load, a protocol action, ends the loading.
 //
 // Every slot's connection goes to the old broker until its client learns of the move (Slot.Stale):
 // what it sends meanwhile is answered NOT_COORDINATOR. A client that handles NOT_COORDINATOR
@@ -33,9 +36,16 @@ import (
 type FailoverEvent struct {
 	Generation impl.Generation
 	State      coordinator.State
+	// KIP848: the KIP-848 coordinator replayed the group's records (kip848.Group.Reload):
+	// nothing is lost, the group is at Epoch as before.
+	KIP848 bool
+	Epoch  impl.Epoch
 }
 
 func (e FailoverEvent) String() string {
+	if e.KIP848 {
+		return fmt.Sprintf("coord: failover; the new coordinator replays the group's records (epoch %d)", e.Epoch)
+	}
 	return fmt.Sprintf("coord: failover; the new coordinator loads %s gen %d from the log", e.State, e.Generation)
 }
 
@@ -45,18 +55,27 @@ func (st *stepper) failover() bool {
 	if w.Loading || !st.spend(&w.Left.Failovers, true) {
 		return false
 	}
-	rec, ok := w.Coord.Log()
-	cfg := w.Coord.Config()
-	cfg.Persist = w.Left.Failovers > 0 // after the last failover nothing reads the log again
-	_, out := w.Coord.Unload()
-	w.Coord = coordinator.Load(cfg, rec, ok)
+	var out []impl.Reply
+	if w.cfg.ConsumerProtocol {
+		w.Group = w.Group.Reload()
+	} else {
+		rec, ok := w.Coord.Log()
+		cfg := w.Coord.Config()
+		cfg.Persist = w.Left.Failovers > 0 // after the last failover nothing reads the log again
+		_, out = w.Coord.Unload()
+		w.Coord = coordinator.Load(cfg, rec, ok)
+	}
 	w.Loading = true
 	for i, s := range w.Slots {
 		if s.Process == Running || s.Process == Hung || len(s.Out) > 0 {
 			st.slot(i).Stale = true
 		}
 	}
-	st.ev = append(st.ev, FailoverEvent{Generation: w.Coord.Generation(), State: w.Coord.State()})
+	f := FailoverEvent{Generation: w.Coord.Generation(), State: w.Coord.State()}
+	if w.cfg.ConsumerProtocol {
+		f = FailoverEvent{KIP848: true, Epoch: w.Group.GroupEpoch()}
+	}
+	st.ev = append(st.ev, f)
 	st.route(out)
 	return true
 }
@@ -81,23 +100,42 @@ func (st *stepper) coordinatorAway(i int, req impl.Request) ([]impl.Reply, bool)
 		if s.Process != Running && s.Process != Hung && len(s.Out) == 0 {
 			st.slot(i).Stale = false // nothing of this incarnation is left to reach the old broker
 		}
-		return []impl.Reply{coordinator.NotCoordinatorReply(req)}, true
+		return []impl.Reply{st.w.notCoordinator(req)}, true
 	case st.w.Loading:
+		if st.w.cfg.ConsumerProtocol {
+			return []impl.Reply{kip848.LoadingReply(req)}, true
+		}
 		return []impl.Reply{coordinator.LoadingReply(req)}, true
 	}
 	return nil, false
+}
+
+// notCoordinator is the old broker's answer to req, in the world's protocol.
+func (w World) notCoordinator(req impl.Request) impl.Reply {
+	if w.cfg.ConsumerProtocol {
+		return kip848.NotCoordinatorReply(req)
+	}
+	return coordinator.NotCoordinatorReply(req)
+}
+
+// marksCoordinatorUnknown: the world's client marks its coordinator unknown on code.
+func (w World) marksCoordinatorUnknown(code impl.ErrorCode) bool {
+	if w.cfg.ConsumerProtocol {
+		return kip848client.MarksCoordinatorUnknown(code)
+	}
+	return consumer.MarksCoordinatorUnknown(code)
 }
 
 // maybeRediscover is slot i's client handling an answer with code: on a stale connection, an
 // answer that marks the coordinator unknown makes it disconnect (every request still in
 // flight there is answered NOT_COORDINATOR) and look the coordinator up again.
 func (st *stepper) maybeRediscover(i int, code impl.ErrorCode) {
-	if !st.w.Slots[i].Stale || !consumer.MarksCoordinatorUnknown(code) {
+	if !st.w.Slots[i].Stale || !st.w.marksCoordinatorUnknown(code) {
 		return
 	}
 	s := st.slot(i)
 	for _, req := range s.Out {
-		s.In = append(s.In[:len(s.In):len(s.In)], coordinator.NotCoordinatorReply(req).Response)
+		s.In = append(s.In[:len(s.In):len(s.In)], st.w.notCoordinator(req).Response)
 	}
 	s.Out, s.Stale = nil, false
 }

@@ -38,7 +38,7 @@ import (
 //	                                          rebalance-timeouts KIP-848-only, hangs
 //	                                          classic-only; failovers (the coordinator
 //	                                          moves and the new one loads the group from
-//	                                          the log) classic-only for now; pauses (a
+//	                                          the log) in both protocols; pauses (a
 //	                                          member's whole process stops and resumes
 //	                                          later) in both protocols
 //	fault       NAME                          a mutant (see groupcheck mutants)

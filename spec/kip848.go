@@ -62,6 +62,9 @@ func (st *stepper) startMember(i int) {
 	m := st.w.cfg.Members[i]
 	s := st.slot(i)
 	*s = Slot{Process: Running, Incarnation: old.Incarnation + 1, Alt: old.Alt, Out: old.Out}
+	if old.Stale {
+		s.Out = nil // on their way to the old coordinator, whose answers nobody reads
+	}
 	cfg := kip848client.Config{Variant: st.w.cfg.Consumer, Conn: connOf(i, s.Incarnation), Faults: st.w.cfg.Faults}
 	if m.Static {
 		cfg.InstanceID = impl.InstanceID(m.Name)
@@ -144,7 +147,7 @@ func actionsKIP848(w World, buf []Action) []Action {
 	for _, r := range w.Group.RebalanceTimers() {
 		buf = append(buf, Action{Kind: RebalanceTimeout, Member: r.Member})
 	}
-	return buf
+	return w.failoverActions(buf)
 }
 
 // choiceOf spells a target as an action's choice; targetOf reads it back.
@@ -247,7 +250,11 @@ func (st *stepper) doKIP848(a Action) bool {
 		return true
 	case SessionExpiry, RebalanceTimeout:
 		return st.timerKIP848(a.Kind, a.Member)
-	case Refresh, PendingExpiry, JoinTimeout, SyncTimeout, Hang, Failover, Load:
+	case Failover:
+		return st.failover()
+	case Load:
+		return st.loaded()
+	case Refresh, PendingExpiry, JoinTimeout, SyncTimeout, Hang:
 		return false
 	}
 	panic("spec: unknown action kind " + a.Kind.String())
@@ -260,6 +267,16 @@ func (st *stepper) deliverRequestKIP848(i int, choice []impl.MemberAssignment) b
 	w := st.w
 	if len(w.Slots[i].Out) == 0 {
 		return false
+	}
+	if w.Slots[i].Stale || w.Loading {
+		if choice != nil {
+			return false
+		}
+		req := pop(&st.slot(i).Out)
+		out, _ := st.coordinatorAway(i, req)
+		st.commitEvent(i, req, out)
+		st.route(out)
+		return true
 	}
 	var out []impl.Reply
 	before := w.Group.AssignmentEpoch()
@@ -311,7 +328,8 @@ func (st *stepper) deliverResponseKIP848(i int) bool {
 	s := st.slot(i)
 	c := s.Member
 	var effs []kip848client.Effect
-	switch r := pop(&s.In).(type) {
+	r0 := pop(&s.In)
+	switch r := r0.(type) {
 	case impl.ConsumerGroupHeartbeatResponse:
 		c, effs = c.OnHeartbeatResponse(r)
 	case impl.OffsetCommitResponse:
@@ -320,6 +338,7 @@ func (st *stepper) deliverResponseKIP848(i int) bool {
 		panic("spec: a classic response under protocol consumer")
 	}
 	st.applyMember(i, c, effs)
+	st.maybeRediscover(i, r0.Code())
 	return true
 }
 
@@ -364,6 +383,9 @@ func (st *stepper) memberStepKIP848(i int, k Kind) bool {
 // answered right now, changes the group, or the client beyond its in-flight marker, or is
 // answered with an error.
 func (w World) heartbeatMatters(i int, next kip848client.Member, effs []kip848client.Effect) bool {
+	if w.Slots[i].Stale || w.Loading {
+		return w.Slots[i].Stale // NOT_COORDINATOR from the old broker; retried while loading
+	}
 	var req impl.ConsumerGroupHeartbeatRequest
 	found := false
 	for _, e := range effs {
@@ -461,7 +483,7 @@ func (st *stepper) memberEnvKIP848(i int, k Kind) bool {
 func (st *stepper) timerKIP848(k Kind, id impl.MemberID) bool {
 	w := &st.w
 	m, ok := w.Group.Member(id)
-	if !ok {
+	if !ok || w.Loading {
 		return false
 	}
 	switch k {

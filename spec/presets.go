@@ -178,6 +178,17 @@ member b topics=t
 budget crashes=1 session-timeouts=1
 commits on
 `},
+	{"kip848-failover", "KIP-848 as shipped; the group coordinator fails over (the new one replays the group's records) and a crash; commits", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t
+budget failovers=1 crashes=1
+commits on
+`},
 	{"kip848-static", "KIP-848 static members (temporary leave -2, replacement) with a restart; commits", `
 protocol consumer
 consumer kafka

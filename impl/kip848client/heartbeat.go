@@ -232,3 +232,12 @@ func (m Member) RequestTimedOut(k RequestKind) (Member, []Effect) {
 	}
 	return s.done("RequestTimedOut")
 }
+
+// MarksCoordinatorUnknown reports whether an answer makes the client mark its coordinator
+// unknown and look it up again (CoordinatorRequestManager.markCoordinatorUnknown, called by the
+// heartbeat and commit request managers): NOT_COORDINATOR and COORDINATOR_NOT_AVAILABLE.
+// COORDINATOR_LOAD_IN_PROGRESS is retried against the same coordinator. The member keeps its
+// id and epoch either way (Retriable). Reference: KAFKA.md §3.1, §3.7.
+func MarksCoordinatorUnknown(code impl.ErrorCode) bool {
+	return code == impl.NotCoordinator || code == impl.CoordinatorNotAvailable
+}
