@@ -33,6 +33,11 @@ func TestPinnedCounts(t *testing.T) {
 		// The replayed group is the group (kip848.Group.Reload); the stale connections and
 		// the loading phase make the rest.
 		{"KIP-848, two members, a failover", twoKIP848 + "budget failovers=1\n", 2351, 5333, 24},
+		// Two processes with one group.instance.id (instance=): KIP-345 replaces the first by
+		// the second, which is then fenced for good (FENCED_INSTANCE_ID is fatal); under
+		// KIP-848 the second is refused (UNRELEASED_INSTANCE_ID).
+		{"two processes with one instance id", twinClassic, 596, 1355, 19},
+		{"KIP-848, two processes with one instance id", twinKIP848, 55, 111, 8},
 		{"KIP-848, two members, a crash, commits", twoKIP848 + "budget crashes=1\ncommits on\n", 3745, 8655, 25},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,3 +102,10 @@ func TestZombieWindow(t *testing.T) {
 		t.Errorf("a crash alone must not excuse the strict form: a crashed process owns nothing")
 	}
 }
+
+const (
+	twinClassic = twoMembersStatic + "member a2 topics=t static instance=a\ncommits on\n"
+	twinKIP848  = "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\n" +
+		"member a topics=t static\nmember a2 topics=t static instance=a\ncommits on\n"
+	twoMembersStatic = "protocol cooperative\nconsumer kafka\ncoordinator kafka\nassignor cooperative-sticky\ntopic t 2\nmember a topics=t static\n"
+)

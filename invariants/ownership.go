@@ -80,10 +80,28 @@ var exclusiveOwnershipStrict = Property{
 // or a phase timer expires while it is slow or cut off), the member keeps processing until a
 // response tells it: no protocol can close that window (KAFKA.md §1.12).
 func zombieWindow(c spec.Config) string {
+	if sharedInstance(c) {
+		return "two processes share a group.instance.id: the second one's join replaces the first while it runs (KIP-345), which keeps its partitions until FENCED_INSTANCE_ID tells it (the zombie window, KAFKA.md §1.10, §1.12)"
+	}
 	if !liveTimeouts(c) {
 		return ""
 	}
 	return "a live member can be removed by a timeout and keeps its partitions until a response tells it (the zombie window, KAFKA.md §1.12)"
+}
+
+// sharedInstance reports whether two static members of c share a group.instance.id.
+func sharedInstance(c spec.Config) bool {
+	seen := map[impl.InstanceID]bool{}
+	for _, m := range c.Members {
+		if !m.Static {
+			continue
+		}
+		if seen[m.InstanceID()] {
+			return true
+		}
+		seen[m.InstanceID()] = true
+	}
+	return false
 }
 
 var syncAssignmentValid = Property{

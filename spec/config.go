@@ -52,7 +52,20 @@ type MemberConfig struct {
 	SubscriptionVersion int8                    // 0, 1 or 2: what this member writes, and reads as leader
 	JoinVersion         int16                   // JoinGroup version: ≥ 4 is the two-step join (KIP-394)
 	Absent              bool                    // not running at the start; joins later within the join budget
-	_                   struct{}
+	// Instance is the group.instance.id of a static member when it is not the member's own
+	// name: two slots with one instance id are two processes configured alike (a copy
+	// deployed twice, or a restarted process whose old incarnation still runs). KIP-345's
+	// fencing (FENCED_INSTANCE_ID) is what keeps them apart.
+	Instance string
+	_        struct{}
+}
+
+// InstanceID is a static member's group.instance.id: its Instance, else its name.
+func (m MemberConfig) InstanceID() impl.InstanceID {
+	if m.Instance != "" {
+		return impl.InstanceID(m.Instance)
+	}
+	return impl.InstanceID(m.Name)
 }
 
 // Budget bounds every environment event. Timers that concern a member whose process is gone
@@ -172,6 +185,9 @@ func (c Config) validateMember(i int, m MemberConfig) error {
 				return fmt.Errorf("member %s: topic %q is not a configured topic", m.Name, t)
 			}
 		}
+	}
+	if m.Instance != "" && (!m.Static || !validName(m.Instance)) {
+		return fmt.Errorf("member %s: instance=%s: a group.instance.id needs static and a name of lower-case letters or digits", m.Name, m.Instance)
 	}
 	if c.ConsumerProtocol {
 		switch {

@@ -79,6 +79,8 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		{"member protocol", base + "member b topics=t protocol=eager\n", ":7: member b: protocol: classic-protocol only"},
 		{"join-timeouts", base + "budget join-timeouts=1\n", "budget join-timeouts: protocol consumer has no join phase"},
 		{"sync-timeouts", base + "budget sync-timeouts=1\n", "budget sync-timeouts: protocol consumer has no sync phase"},
+		{"instance without static", classic + "member b topics=t instance=a\n", "member b: instance=a: a group.instance.id needs static"},
+		{"instance not a name", classic + "member b topics=t static instance=A\n", "member b: instance=A: a group.instance.id needs static"},
 		{"pauses out of range", classic + "budget pauses=-1\n", "budget pauses: -1 outside 0..8"},
 		{"failovers out of range", classic + "budget failovers=9\n", "budget failovers: 9 outside 0..8"},
 		{"rebalance-timeouts under classic", classic + "budget rebalance-timeouts=1\n", "budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer"},

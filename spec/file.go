@@ -27,6 +27,9 @@ import (
 //	member      NAME topics=T1,T2 [alt-topics=T3] [static] [absent]
 //	            [version=0|1|2] [join-version=N] [assignors=A1,A2]
 //	            [protocol=eager|cooperative]      (consumer kip only: the seed's rebalance.protocol)
+//	            [instance=NAME]               static only: the group.instance.id, if not the
+//	                                          member's name (two members may share one: two
+//	                                          processes with one instance id)
 //	                                          at least one; version defaults to 2,
 //	                                          join-version to 9 (DefaultJoinVersion),
 //	                                          assignors to what protocol and assignor
@@ -246,6 +249,8 @@ func (m *MemberConfig) set(k, v string, hasValue bool) error {
 		return fmt.Errorf("unknown flag %q (flags: static, absent)", k)
 	}
 	switch k {
+	case "instance":
+		m.Instance = v
 	case "topics", "alt-topics", "assignors":
 		list := strings.Split(v, ",")
 		if slices.Contains(list, "") {
@@ -279,7 +284,7 @@ func (m *MemberConfig) set(k, v string, hasValue bool) error {
 			m.JoinVersion = int16(n)
 		}
 	default:
-		return fmt.Errorf("unknown key %q (keys: topics, alt-topics, version, join-version, assignors, protocol)", k)
+		return fmt.Errorf("unknown key %q (keys: topics, alt-topics, instance, version, join-version, assignors, protocol)", k)
 	}
 	return nil
 }

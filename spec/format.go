@@ -52,6 +52,9 @@ func (m MemberConfig) format(consumerProtocol bool) string {
 	if m.Static {
 		s += " static"
 	}
+	if m.Instance != "" {
+		s += " instance=" + m.Instance
+	}
 	if m.Absent {
 		s += " absent"
 	}

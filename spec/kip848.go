@@ -67,7 +67,7 @@ func (st *stepper) startMember(i int) {
 	}
 	cfg := kip848client.Config{Variant: st.w.cfg.Consumer, Conn: connOf(i, s.Incarnation), Faults: st.w.cfg.Faults}
 	if m.Static {
-		cfg.InstanceID = impl.InstanceID(m.Name)
+		cfg.InstanceID = m.InstanceID()
 	}
 	if st.w.cfg.ClientMemberIDs {
 		cfg.MemberID = clientMemberID(m.Name, s.Incarnation)

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -110,6 +111,9 @@ func sameRole(a, b MemberConfig) bool {
 
 // idOrderChoice says which choice of the config's roles depends on member-id order, or "".
 func idOrderChoice(c Config) string {
+	if slices.ContainsFunc(c.Members, func(m MemberConfig) bool { return m.Instance != "" }) {
+		return "a member's instance= names another slot's group.instance.id, which renaming slots would not rename"
+	}
 	switch {
 	case !c.ConsumerProtocol && c.Assignor != "any":
 		return fmt.Sprintf("the %s assignor breaks ties by member id, and the classic coordinator elects a new leader by member id", c.Assignor)

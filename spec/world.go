@@ -120,7 +120,7 @@ func (w World) startSlot(i int, old Slot) Slot {
 		Commits:             w.cfg.CommitPolicy,
 	}
 	if m.Static {
-		cfg.InstanceID = impl.InstanceID(m.Name)
+		cfg.InstanceID = m.InstanceID()
 	}
 	if m.Protocol != nil {
 		p := *m.Protocol

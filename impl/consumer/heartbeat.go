@@ -18,9 +18,14 @@ func (c Consumer) HeartbeatTick() (Consumer, []Effect) {
 // OnHeartbeatResponse handles the Heartbeat response (KAFKA.md §1.11, Heartbeat rows):
 //   - REBALANCE_IN_PROGRESS: if STABLE, request a rejoin (variant KIP: revoke all first,
 //     KIP-429 §1.c); otherwise a rebalance is already under way and it is ignored;
-//   - ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID / FENCED_INSTANCE_ID: if sent with the current
-//     generation, reset (member id kept only for ILLEGAL_GENERATION) and rejoin (KIP-429 §1.e);
-//     a stale answer is ignored (KAFKA-9823);
+//   - ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID: if sent with the current generation, reset
+//     (member id kept only for ILLEGAL_GENERATION) and rejoin (KIP-429 §1.e); a stale answer is
+//     ignored (KAFKA-9823);
+//   - FENCED_INSTANCE_ID: if sent with the current generation, fatal: the handler resets and
+//     raises, and the heartbeat thread stores the FencedInstanceIdException as its failure,
+//     which the application's next poll throws (AbstractCoordinator.HeartbeatThread: "Caught
+//     fenced group.instance.id … in heartbeat thread"; KIP-345: another process holds the
+//     instance id); a stale answer is ignored;
 //   - NONE and coordinator errors: nothing (the coordinator is rediscovered).
 func (c Consumer) OnHeartbeatResponse(r impl.HeartbeatResponse) (Consumer, []Effect) {
 	sent, ok := c.take(KindHeartbeat)
@@ -33,9 +38,14 @@ func (c Consumer) OnHeartbeatResponse(r impl.HeartbeatResponse) (Consumer, []Eff
 			c.RejoinNeeded = true
 			c.addTrigger(TriggerRebalanceInProgress)
 		}
-	case impl.IllegalGeneration, impl.UnknownMemberID, impl.FencedInstanceID:
+	case impl.IllegalGeneration, impl.UnknownMemberID:
 		if c.Gen == sent.Sent {
 			c.resetGeneration(r.Error != impl.IllegalGeneration)
+		}
+	case impl.FencedInstanceID:
+		if c.Gen == sent.Sent {
+			c.resetGeneration(true)
+			return c, c.fatal(nil, r.Error)
 		}
 	}
 	return c, nil

@@ -131,9 +131,14 @@ func TestKafkaReactionTable(t *testing.T) {
 		{"heartbeat unknown member id resets generation and member id", heartbeating,
 			impl.HeartbeatResponse{Error: impl.UnknownMemberID},
 			summary{Unjoined, NoGeneration, owned, true, true, impl.None}, nil},
-		{"heartbeat fenced instance id resets generation and member id", heartbeating,
+		// AbstractCoordinator.HeartbeatThread stores the FencedInstanceIdException; the next
+		// poll throws it (another process holds the instance id, KIP-345).
+		{"heartbeat fenced instance id is fatal", heartbeating,
 			impl.HeartbeatResponse{Error: impl.FencedInstanceID},
-			summary{Unjoined, NoGeneration, owned, true, true, impl.None}, nil},
+			summary{Unjoined, NoGeneration, owned, true, true, impl.FencedInstanceID}, []string{"fatal FENCED_INSTANCE_ID"}},
+		{"heartbeat stale fenced instance id is ignored", heartbeatThenJoined,
+			impl.HeartbeatResponse{Error: impl.FencedInstanceID},
+			summary{CompletingRebalance, gen4, owned, true, false, impl.None}, nil},
 		{"heartbeat stale illegal generation is ignored", heartbeatThenJoined,
 			impl.HeartbeatResponse{Error: impl.IllegalGeneration},
 			summary{CompletingRebalance, gen4, owned, true, false, impl.None}, nil},
