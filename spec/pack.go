@@ -41,7 +41,7 @@ const MaxPackedSlots = 8
 // PackedWorld is a world as the indices of its parts in a Packer's tables.
 type PackedWorld struct {
 	Coord    uint32 // the classic coordinator, or the KIP-848 group under protocol consumer
-	Rest     uint32 // the cluster and the budgets
+	Rest     uint32 // the cluster, the budgets and whether a new coordinator is loading
 	Observed uint32
 	N        uint8 // slots
 	Slots    [MaxPackedSlots]uint32
@@ -51,6 +51,7 @@ type PackedWorld struct {
 type rest struct {
 	cluster impl.Cluster
 	left    Budget
+	loading bool // a failover's new coordinator is loading (World.Loading)
 }
 
 // NewPacker returns a packer for the worlds of c.
@@ -85,7 +86,8 @@ func (p *Packer) Pack(w World) PackedWorld {
 	e.buf = e.buf[:0]
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)
-	pw.Rest = p.rests.id(p.seed, e.buf, rest{w.Cluster, w.Left})
+	e.bool(w.Loading)
+	pw.Rest = p.rests.id(p.seed, e.buf, rest{w.Cluster, w.Left, w.Loading})
 	pw.Observed = w.Observed
 	*bp = e.buf
 	return pw
@@ -104,7 +106,7 @@ func (p *Packer) Unpack(pw PackedWorld) World {
 		w.Slots[i] = p.slots.get(pw.Slots[i])
 	}
 	r := p.rests.get(pw.Rest)
-	w.Cluster, w.Left, w.Observed = r.cluster, r.left, pw.Observed
+	w.Cluster, w.Left, w.Loading, w.Observed = r.cluster, r.left, r.loading, pw.Observed
 	return w
 }
 
