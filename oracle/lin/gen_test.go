@@ -374,6 +374,9 @@ func genConfigs(t testing.TB) []spec.Config {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if c.Budget.Failovers > 0 {
+			continue // a failover replaces the coordinator, which no history event records
+		}
 		cfgs = append(cfgs, c)
 	}
 	churn := "budget joins=3 leaves=2 crashes=2 lost-responses=3 session-timeouts=2 poll-timeouts=2 partition-additions=1 subscription-changes=2"
