@@ -63,6 +63,21 @@ const (
 	// FaultPlanSkipsNeedsRejoin: the seed's leader plan withholds but sets no NEEDS_REJOIN, so
 	// nothing tells the members to rejoin for the withheld partition (seed 000 §2.6, §3.5.2).
 	FaultPlanSkipsNeedsRejoin
+	// FaultHeartbeatFencingAsRebalance: the classic consumer takes a Heartbeat answered
+	// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION or FENCED_INSTANCE_ID for a rebalance: it rejoins
+	// but keeps its member id and generation, so its partitions are revoked, not lost, and its
+	// next JoinGroup carries the fenced member id (IBM/sarama consumer_group.go heartbeatLoop,
+	// which ends the session as for REBALANCE_IN_PROGRESS and keeps memberID).
+	FaultHeartbeatFencingAsRebalance
+	// FaultCommitIgnoresFencing: the classic consumer reports an OffsetCommit answered
+	// UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION as a failed commit and does nothing else; only a
+	// later heartbeat resets it (IBM/sarama offset_manager.go handleResponse, whose default
+	// branch tells the user and redispatches).
+	FaultCommitIgnoresFencing
+	// FaultKeepsEpochWhenFenced: the KIP-848 client answered FENCED_MEMBER_EPOCH loses its
+	// partitions and rejoins but keeps its member epoch, so its join heartbeat carries the
+	// fenced epoch (the inverse of AbstractMembershipManager.transitionToFenced's resetEpoch).
+	FaultKeepsEpochWhenFenced
 	numFaults
 )
 
@@ -82,6 +97,9 @@ var faultNames = [numFaults]string{
 	"balance-moves-owned",
 	"plan-skips-withhold",
 	"plan-skips-needs-rejoin",
+	"heartbeat-fencing-as-rebalance",
+	"commit-ignores-fencing",
+	"keeps-epoch-when-fenced",
 }
 
 // String is the fault's kebab-case name, as used on the command line and in config files.

@@ -313,4 +313,36 @@ var Mutants = []Mutant{
 		World:   twoKIPNeedsRejoin,
 		Catches: []string{ConvergesName},
 	},
+	{
+		Fault: impl.FaultHeartbeatFencingAsRebalance, Bug: "sarama", Source: "IBM/sarama consumer_group.go heartbeatLoop",
+		Summary: "a Heartbeat answered UNKNOWN_MEMBER_ID is taken for a rebalance: the member rejoins keeping its member id and generation",
+		// a's session expires while it lives; its next heartbeat is answered
+		// UNKNOWN_MEMBER_ID and it rejoins as after REBALANCE_IN_PROGRESS, still a#1 at its
+		// generation, owning its partitions (revoked, not lost, had it been eager). Its
+		// JoinGroup is answered UNKNOWN_MEMBER_ID in turn, and then it resets: the group
+		// converges, every other safety property holds (the zombie window is the expected
+		// one), and only fenced-means-stop sees the answer ignored.
+		World:   twoCooperative + "budget session-timeouts=1\n",
+		Catches: []string{"fenced-means-stop"},
+	},
+	{
+		Fault: impl.FaultCommitIgnoresFencing, Bug: "sarama", Source: "IBM/sarama offset_manager.go handleResponse",
+		Summary: "an OffsetCommit answered UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION is only reported as failed; the member keeps its identity",
+		// a's session expires while it lives; its commit is answered UNKNOWN_MEMBER_ID and it
+		// carries on as a#1, committing again until a heartbeat tells it the same. Nothing
+		// is accepted from it (commit-fencing holds) and it converges once the heartbeat
+		// resets it: only fenced-means-stop sees the answer ignored.
+		World:   twoCooperative + "budget session-timeouts=1\ncommits on\n",
+		Catches: []string{"fenced-means-stop"},
+	},
+	{
+		Fault: impl.FaultKeepsEpochWhenFenced, Bug: "invert", Source: "AbstractMembershipManager.transitionToFenced (resetEpoch), inverted",
+		Summary: "KIP-848: a member answered FENCED_MEMBER_EPOCH loses its partitions and rejoins, but keeps its epoch",
+		// B18's world: a's heartbeat at epoch 1 is fenced (two group-epoch bumps it never
+		// heard of). It drops its partition and rejoins under epoch 1, which is fenced
+		// again, forever: no safety property fails (it owns nothing), fenced-means-stop sees
+		// the first answer kept (the shortest trace), and converges the loop it makes.
+		World:   twoKIP848OnePartition + "budget crashes=1 lost-responses=2\n",
+		Catches: []string{"fenced-means-stop", ConvergesName},
+	},
 }

@@ -53,6 +53,8 @@ func All() []Property {
 		kip848PartitionEpochs, kip848TargetExclusive, kip848ExclusiveOwnership,
 		kip848ExclusiveOwnershipStrict, kip848EpochMonotonic, kip848CommitFencing,
 		kip848ConvergedReachable,
+		// Reaction properties (both protocols), last so that the state properties' order stays.
+		fencedMeansStop,
 	}
 }
 

@@ -52,6 +52,21 @@ func (e ReplyEvent) String() string {
 	return s
 }
 
+// ReceiveEvent: a member's client handled a response (deliver-response); it comes first among
+// the step's events, before what the client did about it. It is the raw material of reaction
+// properties (fenced-means-stop), which judge what a member does with what it was told.
+// Traces leave it out of their expected output: the world's diff already shows the response
+// leaving the connection.
+type ReceiveEvent struct {
+	Slot     int
+	Name     string
+	Response impl.Response
+}
+
+func (e ReceiveEvent) String() string {
+	return fmt.Sprintf("%s <- coord: %s", e.Name, responseText(e.Response))
+}
+
 // CommitEvent: the coordinator judged an OffsetCommit. Accepted is the verdict the commit
 // fencing property judges. Under protocol consumer Generation carries the member epoch the
 // commit was sent with (OffsetCommit v9).

@@ -329,6 +329,7 @@ func (st *stepper) deliverResponseKIP848(i int) bool {
 	c := s.Member
 	var effs []kip848client.Effect
 	r0 := pop(&s.In)
+	st.ev = append(st.ev, ReceiveEvent{Slot: i, Name: st.name(i), Response: r0})
 	switch r := r0.(type) {
 	case impl.ConsumerGroupHeartbeatResponse:
 		c, effs = c.OnHeartbeatResponse(r)

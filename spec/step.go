@@ -140,6 +140,7 @@ func (st *stepper) deliverResponse(i int) bool {
 	}
 	s := st.slot(i)
 	r := pop(&s.In)
+	st.ev = append(st.ev, ReceiveEvent{Slot: i, Name: st.name(i), Response: r})
 	c, effs := s.Client.Receive(r)
 	st.apply(i, c, effs)
 	st.maybeRediscover(i, r.Code())

@@ -50,7 +50,19 @@ func (r *runner) step(a spec.Action) ([]spec.Event, bool) {
 		}
 	}
 	r.w = next
-	return ev, true
+	return visible(ev), true
+}
+
+// visible drops the events a trace does not print: a ReceiveEvent repeats what the world's
+// diff shows (the response leaving its connection).
+func visible(ev []spec.Event) []spec.Event {
+	out := ev[:0:0]
+	for _, e := range ev {
+		if _, ok := e.(spec.ReceiveEvent); !ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // violations are the always-properties that fail in the current world, in report order.

@@ -27,6 +27,9 @@ func (c Consumer) HeartbeatTick() (Consumer, []Effect) {
 //     fenced group.instance.id … in heartbeat thread"; KIP-345: another process holds the
 //     instance id); a stale answer is ignored;
 //   - NONE and coordinator errors: nothing (the coordinator is rediscovered).
+//
+// FaultHeartbeatFencingAsRebalance handles a fencing answer like REBALANCE_IN_PROGRESS
+// (IBM/sarama consumer_group.go heartbeatLoop).
 func (c Consumer) OnHeartbeatResponse(r impl.HeartbeatResponse) (Consumer, []Effect) {
 	sent, ok := c.take(KindHeartbeat)
 	if !ok || !c.Active() {
@@ -39,7 +42,14 @@ func (c Consumer) OnHeartbeatResponse(r impl.HeartbeatResponse) (Consumer, []Eff
 			c.addTrigger(TriggerRebalanceInProgress)
 		}
 	case impl.IllegalGeneration, impl.UnknownMemberID:
-		if c.Gen == sent.Sent {
+		switch {
+		case c.Gen != sent.Sent:
+		case c.Config.Faults.Has(impl.FaultHeartbeatFencingAsRebalance):
+			if c.Status == Stable {
+				c.RejoinNeeded = true
+				c.addTrigger(TriggerRebalanceInProgress)
+			}
+		default:
 			c.resetGeneration(r.Error != impl.IllegalGeneration)
 		}
 	case impl.FencedInstanceID:
@@ -82,6 +92,9 @@ func (c Consumer) CommitTick() (Consumer, []Effect) {
 //     otherwise reset (member id kept for ILLEGAL_GENERATION) and rejoin (KIP-429 §1.e);
 //   - FENCED_INSTANCE_ID: fatal if sent with the current generation, else only a failed commit.
 //
+// FaultCommitIgnoresFencing reports UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION as a failed commit
+// and does nothing else.
+//
 // A closed or failed consumer still reports the result.
 func (c Consumer) OnOffsetCommitResponse(r impl.OffsetCommitResponse) (Consumer, []Effect) {
 	sent, ok := c.take(KindCommit)
@@ -93,6 +106,9 @@ func (c Consumer) OnOffsetCommitResponse(r impl.OffsetCommitResponse) (Consumer,
 	}}
 	if !c.Active() || r.Error == impl.None {
 		return c, effs
+	}
+	if c.Config.Faults.Has(impl.FaultCommitIgnoresFencing) && (r.Error == impl.UnknownMemberID || r.Error == impl.IllegalGeneration) {
+		return c, effs // IBM/sarama offset_manager.go handleResponse: tell the user, nothing more
 	}
 	switch ReactToCommit(c.Config.Commits, r.Error, c.Gen == sent.Sent, c.Status) {
 	case CommitRejoin:

@@ -153,7 +153,7 @@ func (s *stepper) onSuccess(resp impl.ConsumerGroupHeartbeatResponse) {
 func (s *stepper) onError(code impl.ErrorCode) {
 	switch {
 	case code == impl.FencedMemberEpoch || code == impl.UnknownMemberID:
-		s.fence()
+		s.fence(code)
 	case Retriable(code):
 		// Retried at the next tick, or at once by a JOINING/ACKNOWLEDGING/LEAVING member.
 	default:
@@ -174,16 +174,23 @@ func Retriable(code impl.ErrorCode) bool {
 // fence handles FENCED_MEMBER_EPOCH / UNKNOWN_MEMBER_ID: FENCED, epoch 0, onPartitionsLost
 // of everything owned, then JOINING with the same member id. A leaving member completes its
 // leave without sending it. Reference: KAFKA.md §3.7.
-func (s *stepper) fence() {
+//
+// Under impl.FaultKeepsEpochWhenFenced a FENCED_MEMBER_EPOCH leaves the epoch as it was, so
+// the join heartbeat carries the fenced epoch.
+func (s *stepper) fence(code impl.ErrorCode) {
 	if s.m.Status == Leaving {
 		s.m.MemberEpoch = impl.EpochJoin
 		s.completeLeave()
 		return
 	}
 	s.to(Fenced)
-	s.m.MemberEpoch = impl.EpochJoin
+	epoch := impl.EpochJoin
+	if s.m.Config.Faults.Has(impl.FaultKeepsEpochWhenFenced) && code == impl.FencedMemberEpoch {
+		epoch = s.m.MemberEpoch
+	}
+	s.m.MemberEpoch = epoch
 	s.lose()
-	s.join()
+	s.joinAt(epoch)
 }
 
 // fail stops the member: FATAL, partitions lost, the error reported. Reference: KAFKA.md §3.7.
@@ -196,9 +203,13 @@ func (s *stepper) fail(code impl.ErrorCode) {
 
 // join enters JOINING: epoch 0, no target, a full request next, sent at once if possible.
 // Reference: KAFKA.md §3.7 (transitionToJoining; KAFKA-16190).
-func (s *stepper) join() {
+func (s *stepper) join() { s.joinAt(impl.EpochJoin) }
+
+// joinAt is join with the epoch the join heartbeat carries: always 0 but under
+// impl.FaultKeepsEpochWhenFenced.
+func (s *stepper) joinAt(epoch impl.Epoch) {
 	s.to(Joining)
-	s.m.MemberEpoch = impl.EpochJoin
+	s.m.MemberEpoch = epoch
 	s.m.Target = impl.PartitionSet{}
 	s.m.Sent = SentFields{}
 	s.m.PollExpired = false

@@ -1,0 +1,130 @@
+package invariants
+
+import (
+	"testing"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// reactionProps are the properties about reaction, each of which must hold on every preset.
+var reactionProps = []string{"fenced-means-stop"}
+
+// TestReactionPropertiesHoldOnPresets explores the presets with the reaction properties
+// alone (the state space does not depend on which properties are checked while they hold):
+// each holds everywhere. The small presets run by default, all of them under GROUPCHECK_LONG.
+func TestReactionPropertiesHoldOnPresets(t *testing.T) {
+	small := map[string]bool{"upgrade-v0-leader": true, "upgrade-bounce1": true, "kip848-kafka": true, "kip848-kip": true, "kip848-static": true}
+	for _, p := range spec.Presets {
+		if !small[p.Name] && !long() {
+			continue
+		}
+		t.Run(p.Name, func(t *testing.T) {
+			c, err := p.Config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var props []Property
+			for _, name := range reactionProps {
+				q, _ := Lookup(name)
+				props = append(props, q)
+			}
+			m := NewModelWith(c, props)
+			r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{})
+			if !r.Exhaustive {
+				t.Fatalf("not exhaustive: %s", r.StoppedBy)
+			}
+			for _, q := range r.Properties {
+				if q.Status != explorer.Holds {
+					t.Errorf("%s: %s, want holds (%v)", q.Name, q.Status, pathText(c, q.Path))
+				}
+			}
+		})
+	}
+}
+
+// TestFencedMeansStopIsTheOnlyCatch: the two classic reaction mutants (sarama's handling of
+// a fencing answer on Heartbeat and on OffsetCommit) still converge, with the rounds bounded;
+// with fenced-means-stop they are caught, and TestMutantsAreCaught checks that no other
+// safety property is. Before it, nothing noticed them. The KIP-848 one loops (its fenced
+// epoch is never accepted again), so converges catches it too, later in the trace.
+func TestFencedMeansStopIsTheOnlyCatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two liveness graphs of 70k and 145k states")
+	}
+	for _, f := range []impl.Fault{impl.FaultHeartbeatFencingAsRebalance, impl.FaultCommitIgnoresFencing} {
+		m, _ := LookupMutant(f.String())
+		c, err := m.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := Liveness(c, 1_000_000)
+		if l.Status != explorer.Holds || l.Rounds.Rebalances == Unbounded {
+			t.Errorf("%s: converges %s, rounds %d; want holds and bounded", f, l.Status, l.Rounds.Rebalances)
+		}
+	}
+}
+
+// TestKIP848CommitFencingKeepsEpoch pins why fenced-means-stop leaves the KIP-848 OffsetCommit
+// out: Java's KIP-848 consumer (CommitRequestManager) answers a commit's UNKNOWN_MEMBER_ID with
+// a failed commit only, so a removed member keeps its epoch and partition until its next
+// heartbeat, which fences it. The classic consumer resets on the same answer.
+func TestKIP848CommitFencingKeepsEpoch(t *testing.T) {
+	c := config(t, "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 1\nmember a topics=t\nmember b topics=t\nbudget session-timeouts=1\ncommits on\n")
+	ws := walk(t, c, "deliver-request a", "deliver-response a", "deliver-request a", "deliver-response a",
+		"commit a", "session-expiry a#1", "deliver-request a", "deliver-response a")
+	a := ws[len(ws)-1].Slots[0].Member
+	if a.Epoch() != 1 || !a.Owned().Equal(impl.NewPartitionSet(impl.TopicPartition{Topic: "t", Partition: 0})) {
+		t.Fatalf("after the commit's UNKNOWN_MEMBER_ID a holds epoch %d and %s; want Java's: epoch 1, (t-0)", a.Epoch(), a.Owned())
+	}
+	if why := fencedMeansStop.Step(ws[len(ws)-2], stepEvents(t, ws[len(ws)-2], "deliver-response a"), ws[len(ws)-1]); why != "" {
+		t.Errorf("fenced-means-stop judges the KIP-848 commit: %s", why)
+	}
+	// The heartbeat that follows is fenced, and then a gives the epoch up.
+	ws = walk(t, c, append([]string{"deliver-request a", "deliver-response a", "deliver-request a", "deliver-response a",
+		"commit a", "session-expiry a#1", "deliver-request a", "deliver-response a"}, "heartbeat a", "deliver-request a", "deliver-response a")...)
+	if e := ws[len(ws)-1].Slots[0].Member.Epoch(); e == 1 {
+		t.Errorf("the fenced heartbeat left a at epoch 1")
+	}
+}
+
+// stepEvents are the events of action s in w.
+func stepEvents(t *testing.T, w spec.World, s string) []spec.Event {
+	t.Helper()
+	a, err := spec.ParseAction(w.Config(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ev, ok := spec.Step(w, a)
+	if !ok {
+		t.Fatalf("%q is not enabled", s)
+	}
+	return ev
+}
+
+// TestFencedMeansStopReasons: on the classic heartbeat the correct consumer resets in the step
+// that delivers UNKNOWN_MEMBER_ID (the property holds on that step), and the faulty one keeps
+// a#1 at generation 1, which the property names.
+func TestFencedMeansStopReasons(t *testing.T) {
+	script := append(append([]string{}, stableScript...), "session-expiry a#1", "heartbeat a", "deliver-request a")
+	for _, tc := range []struct {
+		fault bool
+		want  string
+	}{
+		{false, ""},
+		{true, "a is told UNKNOWN_MEMBER_ID for its Heartbeat under a#1@1, and keeps that identity"},
+	} {
+		c := config(t, twoMembers+"budget session-timeouts=1\n")
+		if tc.fault {
+			c.Faults = c.Faults.With(impl.FaultHeartbeatFencingAsRebalance)
+		}
+		ws := walk(t, c, script...)
+		pre := ws[len(ws)-1]
+		ev := stepEvents(t, pre, "deliver-response a")
+		post := walk(t, c, append(script, "deliver-response a")...)
+		if got := fencedMeansStop.Step(pre, ev, post[len(post)-1]); got != tc.want {
+			t.Errorf("fault %v: %q, want %q", tc.fault, got, tc.want)
+		}
+	}
+}
