@@ -54,7 +54,7 @@ func All() []Property {
 		kip848ExclusiveOwnershipStrict, kip848EpochMonotonic, kip848CommitFencing,
 		kip848ConvergedReachable,
 		// Reaction properties (both protocols), last so that the state properties' order stays.
-		fencedMeansStop,
+		fencedMeansStop, noOrphanMember,
 	}
 }
 

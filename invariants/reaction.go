@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
@@ -200,4 +201,68 @@ func kindName(m any) string {
 		return "ConsumerGroupHeartbeat"
 	}
 	return fmt.Sprintf("%T", m)
+}
+
+// noOrphanMember asks that every member the coordinator holds be known to a running process
+// (or that its id be on its way to one in a response). An orphan keeps its place, and its
+// share of the assignment, until its session timer removes it: the partitions it is given
+// are owned by nobody meanwhile.
+var noOrphanMember = Property{
+	Name:      "no-orphan-member",
+	Kind:      explorer.Always,
+	Statement: "every member the coordinator holds is known to a running process, or its id is on its way to one in a response",
+	Source:    "KAFKA.md §1.9 (session timer), §3.1 (KAFKA-17116: a lost first response orphans a KIP-848 member; KIP-1082)",
+	State: func(w spec.World) string {
+		if o := w.Orphans(); len(o) > 0 {
+			return fmt.Sprintf("the coordinator holds %s, which no running process knows", o)
+		}
+		return ""
+	},
+	Expected: orphanCauses,
+}
+
+// orphanCauses says which of a config's environment events leave the coordinator holding a
+// member no process knows, or "" when none can (exploration shows each in a two-member
+// world; TestOrphanCauses):
+//   - a crash: the dead process's member waits for its session timer (KAFKA.md §1.9);
+//   - a graceful leave: the member stays until the LeaveGroup (KIP-848: the leave heartbeat)
+//     arrives;
+//   - a static restart: the old incarnation's member stays until the new one's join replaces
+//     it (KAFKA.md §1.10, §3.6);
+//   - a poll timeout: the member gives its id up locally (a static one without leaving) and
+//     stays until its leave arrives, its rejoin replaces it, or its session expires;
+//   - a lost response, under KIP-848 or with static members: the response that carried the
+//     member id a join created is lost, and the retry joins afresh (KAFKA-17116, the reason
+//     for KIP-1082's client-generated ids; a static member's retry is told
+//     UNRELEASED_INSTANCE_ID). A classic dynamic member learns its id from
+//     MEMBER_ID_REQUIRED first (KIP-394): a lost answer then leaves only a pending member,
+//     which is not yet in the group, and it holds.
+func orphanCauses(c spec.Config) string {
+	var why []string
+	b := c.Budget
+	if b.Crashes > 0 {
+		why = append(why, "a crashed process's member waits for its session timer")
+	}
+	if b.Leaves > 0 {
+		why = append(why, "a closed member stays until its leave arrives")
+	}
+	if b.Restarts > 0 {
+		why = append(why, "a restarted static member's old member stays until the new join replaces it")
+	}
+	if b.PollTimeouts > 0 {
+		why = append(why, "a member that exceeds max.poll.interval.ms gives its id up before the coordinator lets it go")
+	}
+	if b.LostResponses > 0 && (c.ConsumerProtocol || staticMembers(c)) {
+		why = append(why, "a lost response that named a joining member leaves that member behind (KAFKA-17116)")
+	}
+	return strings.Join(why, "; ")
+}
+
+func staticMembers(c spec.Config) bool {
+	for _, m := range c.Members {
+		if m.Static {
+			return true
+		}
+	}
+	return false
 }

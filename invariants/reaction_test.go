@@ -8,12 +8,14 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// reactionProps are the properties about reaction, each of which must hold on every preset.
-var reactionProps = []string{"fenced-means-stop"}
+// reactionProps are the properties about reaction, each of which holds on every preset or
+// is violated there only for a reason it names (Expected).
+var reactionProps = []string{"fenced-means-stop", "no-orphan-member"}
 
 // TestReactionPropertiesHoldOnPresets explores the presets with the reaction properties
-// alone (the state space does not depend on which properties are checked while they hold):
-// each holds everywhere. The small presets run by default, all of them under GROUPCHECK_LONG.
+// alone (a state property never changes the state space, and a step property only when it
+// fails): each holds, or fails only where it expects to. The small presets run by default,
+// all of them under GROUPCHECK_LONG.
 func TestReactionPropertiesHoldOnPresets(t *testing.T) {
 	small := map[string]bool{"upgrade-v0-leader": true, "upgrade-bounce1": true, "kip848-kafka": true, "kip848-kip": true, "kip848-static": true}
 	for _, p := range spec.Presets {
@@ -36,7 +38,8 @@ func TestReactionPropertiesHoldOnPresets(t *testing.T) {
 				t.Fatalf("not exhaustive: %s", r.StoppedBy)
 			}
 			for _, q := range r.Properties {
-				if q.Status != explorer.Holds {
+				p, _ := Lookup(q.Name)
+				if q.Status != explorer.Holds && (q.Status != explorer.Violated || p.ExpectedViolation(c) == "") {
 					t.Errorf("%s: %s, want holds (%v)", q.Name, q.Status, pathText(c, q.Path))
 				}
 			}
@@ -126,5 +129,45 @@ func TestFencedMeansStopReasons(t *testing.T) {
 		if got := fencedMeansStop.Step(pre, ev, post[len(post)-1]); got != tc.want {
 			t.Errorf("fault %v: %q, want %q", tc.fault, got, tc.want)
 		}
+	}
+}
+
+// TestOrphanCauses: in two-member worlds with one kind of environment event, no-orphan-member
+// is violated exactly where orphanCauses names a cause (and its shortest counterexample is
+// short), and holds elsewhere: a classic dynamic member's lost JoinGroup answer orphans
+// nothing (KIP-394 names the member first), a KIP-848 member's lost first heartbeat answer
+// does (KAFKA-17116).
+func TestOrphanCauses(t *testing.T) {
+	kip848 := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nmember b topics=t\n"
+	static := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t static\nmember b topics=t static\n"
+	for _, tc := range []struct {
+		name, world string
+		orphan      bool
+		steps       int // of the shortest counterexample
+	}{
+		{"classic, a crash", twoMembers + "budget crashes=1\n", true, 5},
+		{"classic, a leave", twoMembers + "budget leaves=1\n", true, 5},
+		{"classic, a lost response", twoMembers + "budget lost-responses=1\n", false, 0},
+		{"classic, a hang", twoMembers + "budget hangs=1\n", false, 0},
+		{"KIP-848, a crash", kip848 + "budget crashes=1\n", true, 2},
+		{"KIP-848, a lost response", kip848 + "budget lost-responses=1\n", true, 2},
+		{"KIP-848 static, a restart", static + "budget restarts=1\n", true, 2},
+		{"KIP-848 static, a lost response", static + "budget lost-responses=1\n", true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config(t, tc.world)
+			m := NewModelWith(c, []Property{noOrphanMember})
+			r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{})
+			p := r.Properties[0]
+			if got := p.Status == explorer.Violated; got != tc.orphan {
+				t.Fatalf("violated %v, want %v", got, tc.orphan)
+			}
+			if (orphanCauses(c) != "") != tc.orphan {
+				t.Errorf("orphanCauses %q disagrees", orphanCauses(c))
+			}
+			if tc.orphan && len(p.Path.Steps) != tc.steps {
+				t.Errorf("shortest counterexample %v, want %d steps", pathText(c, p.Path), tc.steps)
+			}
+		})
 	}
 }

@@ -1,0 +1,26 @@
+package spec
+
+import "github.com/groupcheck/groupcheck/impl"
+
+// Orphans lists the members the coordinator holds that no running process stands behind: no
+// live consumer holds the id, none has a request parked under it or a response naming it on
+// its way, and no hung process heartbeats for it. Nothing but a timer removes such a member
+// (its timers are free: see timer), and until then it keeps its place in the group and
+// whatever the assignment gives it, which nobody consumes.
+func (w World) Orphans() []impl.MemberID {
+	var out []impl.MemberID
+	if w.cfg.ConsumerProtocol {
+		for _, m := range w.Group.Members() {
+			if !w.heldKIP848(m.ID) {
+				out = append(out, m.ID)
+			}
+		}
+		return out
+	}
+	for _, id := range w.Coord.Members() {
+		if !w.held(id) && !w.heartbeating(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
