@@ -80,31 +80,45 @@ func TestFairComponents(t *testing.T) {
 }
 
 // TestRoundsArithmetic: worst cases after an environment event from a converged world
-// (world 0), over the fair edges that follow.
+// (world 0), over the fair edges that follow — and, with events 2, one more environment event
+// on the way.
 func TestRoundsArithmetic(t *testing.T) {
+	// twoEvents: a join (0→1) converges alone (1→2), unless its answer is lost (1→3, a second
+	// environment event), which costs two more steps, a rebalance and 4 partition-steps.
+	twoEvents := graphOf(5, []int{0, 2}, map[int]int16{1: 1, 3: 2, 4: 2},
+		edge3{0, 1, 9, true, 1}, edge3{1, 2, 1, false, 0}, edge3{1, 3, 8, true, 0}, edge3{3, 4, 2, false, 1}, edge3{4, 2, 3, false, 0})
 	for _, tc := range []struct {
-		name string
-		g    *liveGraph
-		want Figures
-		stop int
+		name   string
+		g      *liveGraph
+		want   Figures
+		stop   int
+		events int
 	}{
 		{"two paths: the worse has two rebalances",
 			graphOf(5, []int{0, 4}, map[int]int16{1: 2, 2: 1},
 				edge3{0, 1, 9, true, 1}, edge3{1, 4, 1, false, 0}, edge3{1, 2, 2, false, 1}, edge3{2, 3, 3, false, 0}, edge3{3, 4, 4, false, 0}),
-			Figures{Changes: 1, Rebalances: 2, Steps: 4, Unavailability: 3}, 0},
+			Figures{Changes: 1, Rebalances: 2, Steps: 4, Unavailability: 3}, 0, 1},
 		{"a retry cycle counts once for steps and unavailability",
 			graphOf(4, []int{0, 3}, map[int]int16{1: 1, 2: 2},
 				edge3{0, 1, 9, true, 1}, edge3{1, 2, 1, false, 0}, edge3{2, 1, 2, false, 0}, edge3{2, 3, 3, false, 0}),
-			Figures{Changes: 1, Rebalances: 1, Steps: 2, Unavailability: 2}, 0},
+			Figures{Changes: 1, Rebalances: 1, Steps: 2, Unavailability: 2}, 0, 1},
 		{"a cycle that completes rebalances: unbounded rounds",
 			graphOf(4, []int{0, 3}, nil,
 				edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 1}, edge3{2, 1, 2, false, 0}, edge3{2, 3, 3, false, 0}),
-			Figures{Changes: 1, Rebalances: Unbounded, Steps: 2, Unavailability: 0}, 0},
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: 2, Unavailability: 0}, 0, 1},
 		{"a behaviour that stops unconverged",
 			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{1, 3, 2, false, 0}),
-			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded}, 1},
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded}, 1, 1},
+		{"two events, one counted: the loss is never taken", twoEvents,
+			Figures{Changes: 1, Rebalances: 1, Steps: 2, Unavailability: 1}, 0, 1},
+		{"two events: the loss adds its recovery", twoEvents,
+			Figures{Changes: 1, Rebalances: 2, Steps: 4, Unavailability: 5}, 0, 2},
+		{"a second event into a dead end: unbounded",
+			graphOf(4, []int{0, 2}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{1, 3, 8, true, 0}),
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded}, 1, 2},
 	} {
-		r := tc.g.rounds(tc.g.unconverged())
+		comp, members := tc.g.unconverged()
+		r := tc.g.rounds(comp, members, tc.events)
 		if r.Figures != tc.want || r.Stops != tc.stop {
 			t.Errorf("%s: %+v, %d stops; want %+v, %d", tc.name, r.Figures, r.Stops, tc.want, tc.stop)
 		}
@@ -125,4 +139,37 @@ func TestRoundsOnAWorld(t *testing.T) {
 		t.Errorf("a crash leaves the crashed member's partitions unowned until the survivor takes them; unavailability %d", f.Unavailability)
 	}
 	t.Logf("%+v", r.Rounds)
+}
+
+// TestRoundsOverTwoEvents pins the k-event measure on the harm that needs two events: a
+// member joins a converged group of one and the answer to its first request is lost. Under
+// KIP-848 the lost heartbeat answer named the new member, so the retry joins afresh and the
+// first member id is orphaned with its share of the target until its session expires
+// (KAFKA-17116): one event costs 1 rebalance and 8 partition-steps, two cost 3 and 17.
+// Classic dynamic members learn their id from MEMBER_ID_REQUIRED first; the loss costs a
+// rebalance and 16 partition-steps more. One event measured is the default (Liveness).
+func TestRoundsOverTwoEvents(t *testing.T) {
+	for _, tc := range []struct {
+		name, protocol string
+		one, two       Figures
+	}{
+		{"KIP-848", "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\n",
+			Figures{Changes: 15, Rebalances: 1, Steps: 20, Unavailability: 8}, Figures{Changes: 15, Rebalances: 3, Steps: 34, Unavailability: 17}},
+		{"cooperative", "protocol cooperative\nconsumer kafka\ncoordinator kafka\nassignor cooperative-sticky\n",
+			Figures{Changes: 5, Rebalances: 2, Steps: 42, Unavailability: 23}, Figures{Changes: 5, Rebalances: 3, Steps: 57, Unavailability: 39}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config(t, tc.protocol+"topic t 2\nmember a topics=t\nmember b topics=t absent\nbudget joins=1 lost-responses=1\n")
+			one, two := Liveness(c, 100000).Rounds, LivenessEvents(c, 100000, 2).Rounds
+			// The worst case is a join's (start) in both: the other first events are lost
+			// answers in a converged group, which cost little.
+			start := func(f Figures) Figures { f.Changes = 0; return f }
+			if one.Events != 1 || one.Figures != tc.one || start(one.ByEvent["start"]) != start(tc.one) {
+				t.Errorf("one event: %+v (start %+v), want %+v", one.Figures, one.ByEvent["start"], tc.one)
+			}
+			if two.Events != 2 || two.Figures != tc.two || start(two.ByEvent["start"]) != start(tc.two) {
+				t.Errorf("two events: %+v (start %+v), want %+v", two.Figures, two.ByEvent["start"], tc.two)
+			}
+		})
+	}
 }

@@ -16,6 +16,8 @@ type LiveBounds struct {
 	Deadline time.Time
 	// MaxMemory, if > 0, stops the check once the resident set passes it (bytes).
 	MaxMemory uint64
+	// Events is how many environment events the rounds measure takes (Rounds); 0 means 1.
+	Events int
 
 	// Now and Resident read the clock and the resident set; nil means time.Now and
 	// explorer.ResidentBytes. Tests inject their own.

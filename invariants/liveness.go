@@ -38,7 +38,7 @@ type LivenessReport struct {
 	FairCycles int // fair cycles (components) of unconverged worlds
 	DeadEnds   int // unconverged worlds where no fair action is enabled: once the environment stops, nothing happens
 	Lasso      *Lasso
-	Rounds     Rounds  // convergence after a single environment event in a converged group
+	Rounds     Rounds  // convergence after environment events in a converged group
 	Collisions float64 // fingerprint-collision probability estimate, Distinct²/2^65
 }
 
@@ -67,6 +67,12 @@ type LivenessReport struct {
 // worlds where convergence is not a question.
 func Liveness(c spec.Config, maxStates int) LivenessReport {
 	return LivenessWithin(c, LiveBounds{MaxStates: maxStates})
+}
+
+// LivenessEvents is Liveness with the rounds measured over behaviours of up to events
+// environment events (Rounds).
+func LivenessEvents(c spec.Config, maxStates, events int) LivenessReport {
+	return LivenessWithin(c, LiveBounds{MaxStates: maxStates, Events: events})
 }
 
 // LivenessWithin is Liveness within bounds: the graph stops growing at the first bound passed,
@@ -120,7 +126,7 @@ func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
 		rep.Lasso = g.lasso(first, comp)
 		rep.Lasso.Stuck = !can[first]
 	}
-	rep.Rounds = g.rounds(comp, members)
+	rep.Rounds = g.rounds(comp, members, b.Events)
 	return rep
 }
 

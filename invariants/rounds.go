@@ -6,15 +6,20 @@ import "github.com/groupcheck/groupcheck/spec"
 // cycle that adds to it, or stops without converging.
 const Unbounded = -1
 
-// Rounds measures convergence after a single environment event in a converged group, worst
-// case over every interleaving of the protocol's actions (and free timers) that follows, with
-// the environment acting no more. Each figure is Unbounded when a cycle of protocol actions
-// reachable after the event adds to it (the cycle can be repeated any finite number of times
-// before the behaviour converges), or when some behaviour reaches a world where nothing but
-// another environment event could make progress.
+// Rounds measures convergence after environment events in a converged group: a first event,
+// then — before the group has converged again — up to Events−1 more (a join, then the loss
+// of its answer), worst case over every interleaving of the protocol's actions (and free
+// timers) around them, the environment acting no more once they are spent. Events is 1
+// unless asked (LivenessEvents): some harms need two events. Each figure is Unbounded when a
+// cycle of protocol actions reachable after the first event adds to it (the cycle can be
+// repeated any finite number of times before the behaviour converges), or when some
+// behaviour reaches a world where nothing but another environment event could make
+// progress. The figures are by the first event: Changes counts first events, ByEvent is
+// keyed by their kind.
 type Rounds struct {
 	Figures        // over every environment event
-	Witness string // the event (action text) whose worst case is Rebalances
+	Events  int    // the most environment events a measured behaviour takes
+	Witness string // the first event (action text) whose worst case is Rebalances
 	// Stops counts the events after which some behaviour reaches a world with no protocol
 	// action left and no convergence: another environment event is needed.
 	Stops int
@@ -62,21 +67,23 @@ type weight struct {
 	condense bool
 }
 
-// rounds computes the Rounds figures on the explored graph, given its unconverged components.
-func (g *liveGraph) rounds(comp []int32, members [][]int32) Rounds {
-	r := Rounds{ByEvent: map[string]Figures{}}
+// rounds computes the Rounds figures on the explored graph, given its unconverged components,
+// for behaviours of up to events environment events (at least 1).
+func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
+	events = max(events, 1)
+	r := Rounds{Events: events, ByEvent: map[string]Figures{}}
 	none := func(int32) int { return 0 }
-	rebalances := g.longest(comp, members, weight{state: none, edge: func(e edge) int { return int(e.bump) }})
-	steps := g.longest(comp, members, weight{state: none, edge: func(edge) int { return 1 }, condense: true})
-	unavail := g.longest(comp, members, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(edge) int { return 0 }, condense: true})
-	stops := g.longest(comp, members, weight{state: none, edge: func(edge) int { return 0 }, condense: true})
+	rebalances := g.layered(comp, members, weight{state: none, edge: func(e edge) int { return int(e.bump) }}, events-1)
+	steps := g.layered(comp, members, weight{state: none, edge: func(edge) int { return 1 }, condense: true}, events-1)
+	unavail := g.layered(comp, members, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(edge) int { return 0 }, condense: true}, events-1)
+	stops := g.layered(comp, members, weight{state: none, edge: func(edge) int { return 0 }, condense: true}, events-1)
 	for i, es := range g.out {
 		if !g.goal[i] {
 			continue
 		}
 		for _, e := range es {
-			if e.fair || g.keys[e.key].kind == spec.Commit {
-				continue // not an environment event, or one that changes no membership
+			if !g.event(e) {
+				continue
 			}
 			rb, st, un := int(e.bump), 1, 0
 			if !g.goal[e.to] {
@@ -104,13 +111,33 @@ func add(a, b int) int {
 	return a + b
 }
 
+// event reports whether an edge is an environment event the measure counts: not a fair action,
+// and not an offset commit (which changes no membership).
+func (g *liveGraph) event(e edge) bool {
+	return !e.fair && g.keys[e.key].kind != spec.Commit
+}
+
+// layered is longest with up to more further environment events: the values of paths that
+// may take, besides fair edges, at most more event edges, each into the layer of one event
+// fewer. Event edges lead one layer down, so a layer's cycles are its fair ones, and layer 0
+// is longest itself.
+func (g *liveGraph) layered(comp []int32, members [][]int32, w weight, more int) []int {
+	val := g.longest(comp, members, w, nil)
+	for range more {
+		val = g.longest(comp, members, w, val)
+	}
+	return val
+}
+
 // longest is, per unconverged world, the largest total weight of a path of fair edges from it
 // to a converged world — Unbounded when a cycle of positive weight is reachable or a path ends
 // where no fair edge leads on. Components come in reverse topological order (sccs), so every
 // exit's value is known when a component is summed. Inside a component of zero internal
 // weight every world has the same value, the best exit; a condensed weight treats every
-// component so, adding its largest world weight once.
-func (g *liveGraph) longest(comp []int32, members [][]int32, w weight) []int {
+// component so, adding its largest world weight once. With below set, an environment event
+// may also be taken, into a world whose value below gives (a path of one event fewer); such
+// an edge is another way on, never a way out of a dead end: the environment may stop there.
+func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []int) []int {
 	val := make([]int, len(g.out))
 	for c, ws := range members {
 		cyclic, positive, exits := len(ws) > 1, false, false
@@ -122,6 +149,13 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight) []int {
 			}
 			for _, e := range g.out[v] {
 				if !e.fair {
+					if below != nil && g.event(e) {
+						x := w.edge(e)
+						if !g.goal[e.to] {
+							x = add(x, below[e.to])
+						}
+						best = worst(best, x)
+					}
 					continue
 				}
 				if comp[e.to] == int32(c) {

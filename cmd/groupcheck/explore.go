@@ -94,7 +94,9 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	html := fs.String("html", "", "write the run's report as one self-contained HTML page to this file")
 	mutant := fs.String("mutant", "", "switch on a named fault (groupcheck mutants); alone, explore its world")
 	liveness := fs.Bool("liveness", false, "also check convergence under weak fairness and measure rebalance rounds (builds the state graph in memory)")
-	maxRounds := fs.Int("max-rounds", 0, "fail when the worst-case rebalances after one environment event exceed N (implies --liveness)")
+	maxRounds := fs.Int("max-rounds", 0, "fail when the worst-case rebalances after the environment events exceed N (implies --liveness)")
+	maxUnavailable := fs.Int("max-unavailable", -1, "fail when the worst-case partition-steps without an owner after the environment events exceed N (implies --liveness)")
+	events := fs.Int("events", 1, "measure the rounds over behaviours of up to K environment events: a first one in a converged group, the others before it converges again (with --liveness)")
 	symmetry := fs.Bool("symmetry", false, "keep one world per orbit under permutations of interchangeable members (exact; see spec.NewSymmetry)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -107,7 +109,20 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: --max-rounds %d: want a positive bound\n", *maxRounds)
 		return 2
 	}
-	if *symmetry && (*liveness || *maxRounds > 0) {
+	if *maxUnavailable < -1 {
+		fmt.Fprintf(stderr, "groupcheck explore: --max-unavailable %d: want a bound of 0 or more\n", *maxUnavailable)
+		return 2
+	}
+	if *events < 1 {
+		fmt.Fprintf(stderr, "groupcheck explore: --events %d: want at least 1\n", *events)
+		return 2
+	}
+	measure := *liveness || *maxRounds > 0 || *maxUnavailable >= 0
+	if *events > 1 && !measure {
+		fmt.Fprintf(stderr, "groupcheck explore: --events %d measures rounds: add --liveness (or a bound)\n", *events)
+		return 2
+	}
+	if *symmetry && measure {
 		fmt.Fprintf(stderr, "groupcheck explore: %s\n", errSymmetryLiveness)
 		return 2
 	}
@@ -118,8 +133,9 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	}
 	if *preset == "" && *config == "" && !*symmetry {
 		*liveness, *maxRounds = mutantChecks(*mutant, *liveness, *maxRounds, stderr)
+		measure = measure || *liveness || *maxRounds > 0
 	}
-	if why := invariants.LivenessUndefined(cfg); why != "" && (*liveness || *maxRounds > 0) {
+	if why := invariants.LivenessUndefined(cfg); why != "" && measure {
 		fmt.Fprintf(stderr, "groupcheck explore: --liveness: %s\n", why)
 		return 2
 	}
@@ -138,12 +154,15 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	stop()
 	prog.Done()
 	rep := newReport(m, r)
-	if *liveness || *maxRounds > 0 {
+	if measure {
 		prog.Status("explore: liveness: building the state graph of %s and checking converges…", cfg.Name)
-		lr := invariants.LivenessWithin(cfg, b.liveBounds(start))
+		lb := b.liveBounds(start)
+		lb.Events = *events
+		lr := invariants.LivenessWithin(cfg, lb)
 		prog.Done()
 		rep.addLiveness(lr)
 		rep.checkRounds(*maxRounds)
+		rep.checkUnavailable(*maxUnavailable)
 	}
 	if *out != "" {
 		if err := rep.writeTraces(*out); err != nil {

@@ -53,11 +53,16 @@ func (r *report) addLiveness(lr invariants.LivenessReport) {
 // figure has no worst case.
 type roundsReport struct {
 	figuresReport
+	Events    int                      `json:"events"`
 	Witness   string                   `json:"witness,omitempty"`
 	Stops     int                      `json:"stops"`
 	ByEvent   map[string]figuresReport `json:"by_event"`
 	MaxRounds int                      `json:"max_rounds,omitempty"`
 	Exceeded  bool                     `json:"exceeded,omitempty"`
+	// MaxUnavailable is --max-unavailable (nil when not given: 0 is a bound);
+	// UnavailableExceeded says the worst case is above it.
+	MaxUnavailable      *int `json:"max_unavailable,omitempty"`
+	UnavailableExceeded bool `json:"unavailable_exceeded,omitempty"`
 }
 
 type figuresReport struct {
@@ -68,7 +73,7 @@ type figuresReport struct {
 }
 
 func newRoundsReport(r invariants.Rounds) *roundsReport {
-	rep := &roundsReport{figuresReport: figuresReport(r.Figures), Witness: r.Witness, Stops: r.Stops, ByEvent: map[string]figuresReport{}}
+	rep := &roundsReport{figuresReport: figuresReport(r.Figures), Events: r.Events, Witness: r.Witness, Stops: r.Stops, ByEvent: map[string]figuresReport{}}
 	for k, f := range r.ByEvent {
 		rep.ByEvent[k] = figuresReport(f)
 	}
@@ -84,6 +89,16 @@ func (r *report) checkRounds(n int) {
 	r.Rounds.Exceeded = r.Rounds.Rebalances == invariants.Unbounded || r.Rounds.Rebalances > n
 }
 
+// checkUnavailable applies --max-unavailable (n < 0: not given): the worst case of
+// partition-steps without an owner must be bounded and at most n.
+func (r *report) checkUnavailable(n int) {
+	if r.Rounds == nil || n < 0 {
+		return
+	}
+	r.Rounds.MaxUnavailable = &n
+	r.Rounds.UnavailableExceeded = r.Rounds.Unavailability == invariants.Unbounded || r.Rounds.Unavailability > n
+}
+
 func figure(n int) string {
 	if n == invariants.Unbounded {
 		return "unbounded"
@@ -92,8 +107,13 @@ func figure(n int) string {
 }
 
 func (r *roundsReport) writeText(w io.Writer) {
-	fmt.Fprintf(w, "\nafter one environment event in a converged group (%d measured), worst case until converged again: %s rebalances (%s), %s steps, %s partition-steps without an owner",
-		r.Changes, figure(r.Rebalances), r.Witness, figure(r.Steps), figure(r.Unavailability))
+	after, first := "one environment event in a converged group", ""
+	if r.Events > 1 {
+		after = fmt.Sprintf("an environment event in a converged group and up to %d more before it converges again", r.Events-1)
+		first = " first"
+	}
+	fmt.Fprintf(w, "\nafter %s (%d measured), worst case until converged again: %s rebalances (%s%s), %s steps, %s partition-steps without an owner",
+		after, r.Changes, figure(r.Rebalances), r.Witness, first, figure(r.Steps), figure(r.Unavailability))
 	if r.Stops > 0 {
 		fmt.Fprintf(w, "; after %d of them some behaviour stops unconverged until the environment acts again", r.Stops)
 	}
@@ -113,5 +133,12 @@ func (r *roundsReport) writeText(w io.Writer) {
 			verdict = "EXCEEDS"
 		}
 		fmt.Fprintf(w, "max-rounds %d: the worst case %s the bound\n", r.MaxRounds, verdict)
+	}
+	if r.MaxUnavailable != nil {
+		verdict := "within"
+		if r.UnavailableExceeded {
+			verdict = "EXCEEDS"
+		}
+		fmt.Fprintf(w, "max-unavailable %d: the worst case %s the bound\n", *r.MaxUnavailable, verdict)
 	}
 }

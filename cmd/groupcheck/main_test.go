@@ -169,3 +169,35 @@ func TestMaxRounds(t *testing.T) {
 		t.Errorf("a negative bound: exit %d, want 2", code)
 	}
 }
+
+// TestMaxUnavailableAndEvents: --events 2 measures a join whose answer is lost (KIP-848: the
+// orphaned first member id keeps its share until its session expires), --max-unavailable
+// bounds the partition-steps without an owner, and bad values exit 2.
+func TestMaxUnavailableAndEvents(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "join-lost.conf")
+	world := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nmember b topics=t absent\nbudget joins=1 lost-responses=1\n"
+	if err := os.WriteFile(file, []byte(world), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--liveness", "--json"}, 0, `"unavailability": 8`},
+		{[]string{"--liveness", "--events", "2", "--json"}, 0, `"unavailability": 17`},
+		{[]string{"--max-unavailable", "8"}, 0, "max-unavailable 8: the worst case within the bound"},
+		{[]string{"--max-unavailable", "8", "--events", "2"}, 1, "max-unavailable 8: the worst case EXCEEDS the bound"},
+		{[]string{"--max-unavailable", "17", "--events", "2", "--json"}, 0, `"max_unavailable": 17`},
+		{[]string{"--max-unavailable", "0", "--json"}, 1, `"unavailable_exceeded": true`},
+		{[]string{"--events", "2"}, 2, ""},
+		{[]string{"--liveness", "--events", "0"}, 2, ""},
+		{[]string{"--max-unavailable", "-2"}, 2, ""},
+	} {
+		var out, errb strings.Builder
+		code := run(append([]string{"explore", "--config", file}, tc.args...), &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%v: exit %d, want %d and %q\n%s%s", tc.args, code, tc.code, tc.want, out.String(), errb.String())
+		}
+	}
+}

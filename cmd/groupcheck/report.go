@@ -89,7 +89,7 @@ func (r *report) failed() bool {
 			return true
 		}
 	}
-	return r.Rounds != nil && r.Rounds.Exceeded
+	return r.Rounds != nil && (r.Rounds.Exceeded || r.Rounds.UnavailableExceeded)
 }
 
 func (r *report) writeText(w io.Writer) {
