@@ -240,16 +240,18 @@ func TestKIP848StepPropertiesBite(t *testing.T) {
 }
 
 // TestPropertiesApplyToTheirProtocol: classic properties never apply under protocol consumer
-// and KIP-848 ones never apply to the classic protocols (revoke-before-reassign is shared).
+// and KIP-848 ones never apply to the classic protocols (revoke-before-reassign and the
+// reaction properties are shared).
 func TestPropertiesApplyToTheirProtocol(t *testing.T) {
 	classicCfg, kipCfg := config(t, twoMembers+"commits on\n"), config(t, twoKIP848+"commits on\n")
+	shared := map[string]bool{"revoke-before-reassign": true, "fenced-means-stop": true, "no-orphan-member": true}
 	for _, p := range For(classicCfg) {
 		if strings.HasPrefix(p.Name, "kip848-") {
 			t.Errorf("%s applies to a classic world", p.Name)
 		}
 	}
 	for _, p := range For(kipCfg) {
-		if !strings.HasPrefix(p.Name, "kip848-") && p.Name != "revoke-before-reassign" {
+		if !strings.HasPrefix(p.Name, "kip848-") && !shared[p.Name] {
 			t.Errorf("%s applies to a KIP-848 world", p.Name)
 		}
 	}

@@ -31,7 +31,9 @@ func TestMutantsAreCaught(t *testing.T) {
 			}
 		}
 		t.Run(m.Fault.String(), func(t *testing.T) {
-			if testing.Short() && slices.Contains([]string{"B7", "B8b", "B9", "B10", "B18", "B27"}, m.Bug) {
+			heavy := slices.Contains([]string{"B7", "B8b", "B9", "B10", "B18", "B27"}, m.Bug) ||
+				m.Fault == impl.FaultCommitIgnoresFencing || m.Fault == impl.FaultKeepsEpochWhenFenced
+			if testing.Short() && heavy {
 				t.Skip("explores 50k to 170k states two to four times")
 			}
 			c, err := m.Config()
