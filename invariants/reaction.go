@@ -109,6 +109,12 @@ var fencedMeansStop = Property{
 	Kind:      explorer.Always,
 	Statement: "a member told it is fenced (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID; KIP-848 FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID) for a request sent under its current identity gives that identity up in the same step, and sends requests only under the identity it holds",
 	Source:    "KAFKA.md §1.11 (reaction table), §3.7; AbstractCoordinator.HeartbeatResponseHandler, ConsumerCoordinator.OffsetCommitResponseHandler, AbstractMembershipManager.transitionToFenced; librdkafka rd_kafka_cgrp_handle_Heartbeat",
+	Expected: func(c spec.Config) string {
+		if c.Commits && c.CommitPolicy == consumer.CommitFranzGo {
+			return "franz-go's classic commit answered UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION rejoins without giving its identity up (commitHasFatalMemberError → g.rejoin); the JoinGroup's answer resets it"
+		}
+		return ""
+	},
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
 		for _, e := range ev {
 			switch e := e.(type) {
