@@ -3,7 +3,6 @@ package kafkago
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -103,25 +102,13 @@ func (c *client) Group() (string, int32) {
 
 // Leave closes the group: kafka-go ends the generation (the driver's revoke commits), waits
 // for it, and sends LeaveGroup.
-func (c *client) Leave(ctx context.Context) error {
-	errc := make(chan error, 1)
-	go func() { errc <- c.cg.Close() }()
-	select {
-	case err := <-errc:
-		c.stop()
-		<-c.done
-		return err
-	case <-ctx.Done():
-		c.stop()
-		return fmt.Errorf("close: %v", ctx.Err())
-	}
-}
+func (c *client) Leave(ctx context.Context) error { return c.loop().Leave(ctx) }
 
 // Kill closes the group after the network went down.
-func (c *client) Kill() {
-	c.stop()
-	c.cg.Close()
-	<-c.done
+func (c *client) Kill() { c.loop().Kill() }
+
+func (c *client) loop() h.Loop {
+	return h.Loop{Close: func() error { return c.cg.Close() }, Stop: c.stop, Done: c.done}
 }
 
 // work consumes one generation's partitions.

@@ -3,7 +3,6 @@ package sarama
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -135,25 +134,13 @@ func (c *client) Group() (string, int32) {
 
 // Leave closes the group: Sarama ends the session (every ConsumeClaim returns, each a revoke
 // with its commit) and then sends LeaveGroup, under the lock Consume holds.
-func (c *client) Leave(ctx context.Context) error {
-	errc := make(chan error, 1)
-	go func() { errc <- c.cg.Close() }()
-	select {
-	case err := <-errc:
-		c.stop()
-		<-c.done
-		return err
-	case <-ctx.Done():
-		c.stop()
-		return fmt.Errorf("close: %v", ctx.Err())
-	}
-}
+func (c *client) Leave(ctx context.Context) error { return c.loop().Leave(ctx) }
 
-// Kill closes the group after the network went down: the leave cannot reach the broker.
-func (c *client) Kill() {
-	c.stop()
-	c.cg.Close()
-	<-c.done
+// Kill closes the group after the network went down.
+func (c *client) Kill() { c.loop().Kill() }
+
+func (c *client) loop() h.Loop {
+	return h.Loop{Close: func() error { return c.cg.Close() }, Stop: c.stop, Done: c.done}
 }
 
 // Setup notes the session; the assignment is recorded per partition in ConsumeClaim.
