@@ -79,9 +79,10 @@ func readSimReport(name string) (*simReport, error) {
 // mergeReports checks that the shards are exactly 0..N-1 of one run and combines them.
 func mergeReports(shards []*simReport, names []string) (*simReport, error) {
 	first := shards[0]
-	sh, err := parseShard(first.Shard, func(string) string { return "" })
-	if err != nil || first.Shard == "" {
-		sh = whole
+	noEnv := func(string) string { return "" }
+	sh, err := parseShard(first.Shard, noEnv)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", names[0], err)
 	}
 	total := first.Walks
 	if first.Shard != "" {
@@ -89,9 +90,9 @@ func mergeReports(shards []*simReport, names []string) (*simReport, error) {
 	}
 	seen := make([]string, sh.Count)
 	for i, r := range shards {
-		s, err := parseShard(r.Shard, func(string) string { return "" })
-		if err != nil || r.Shard == "" {
-			s = whole
+		s, err := parseShard(r.Shard, noEnv)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", names[i], err)
 		}
 		switch {
 		case r.Config != first.Config:
