@@ -22,10 +22,12 @@ func Check[S, A any](m Model[S, A], props []Property[S], o Options) Report[S, A]
 
 // checker is the state of one run.
 type checker[S, A any] struct {
-	m     Model[S, A]
-	props []Property[S]
-	o     Options
-	kinds []string
+	m       Model[S, A]
+	red     Reducer[S, A] // nil: no partial-order reduction
+	acyclic bool          // red's ample steps form no cycle: no proviso
+	props   []Property[S]
+	o       Options
+	kinds   []string
 
 	workers int
 	ws      []*worker[S, A]
@@ -74,6 +76,8 @@ type worker[S, A any] struct {
 	succ   []S      // successors of the parent being expanded
 	fps    []uint64 // their fingerprints
 	idx    []int    // their action indices
+	amp    []int    // the ample set of the parent (reduce.go)
+	loop   bool     // a successor was the parent itself
 	sink   uint64   // keeps the prefetching loads alive
 
 	shardFps  [visitedShards]fpBuf // fingerprints of the level being committed
@@ -114,7 +118,8 @@ func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checke
 			panic(fmt.Sprintf("explorer: property %q has no Check", p.Name))
 		}
 	}
-	c := &checker[S, A]{m: m, props: props, o: o, kinds: m.ActionKinds(), pool: newPool[S](o.TraceDir)}
+	c := &checker[S, A]{m: m, red: reducerOf(m), props: props, o: o, kinds: m.ActionKinds(), pool: newPool[S](o.TraceDir)}
+	c.acyclic = c.red != nil && c.red.Acyclic()
 	c.workers = o.Workers
 	if c.workers <= 0 {
 		c.workers = runtime.GOMAXPROCS(0)

@@ -111,23 +111,24 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 		// needs no lookup.
 		w.enc = c.m.Encode(s, w.enc[:0])
 		self := fingerprint(w.enc)
-		// Pass 1: successors and fingerprints.
+		// Pass 1: successors and fingerprints; of an ample set only,
+		// when the model offers one and the cycle proviso holds
+		// (reduce.go).
 		w.succ, w.fps, w.idx = w.succ[:0], w.fps[:0], w.idx[:0]
-		for i, a := range w.acts {
-			t, ok := c.m.Next(s, a)
-			if !ok {
-				continue
+		w.amp = w.amp[:0]
+		if c.red != nil {
+			w.amp = c.red.Ample(s, w.acts, w.amp)
+			if !c.expandAmple(w, s, self, &gen) {
+				w.succ, w.fps, w.idx = w.succ[:0], w.fps[:0], w.idx[:0]
+				w.amp = w.amp[:0]
 			}
-			gen++
-			w.cov[c.m.ActionKind(a)]++
-			w.enc = c.m.Encode(t, w.enc[:0])
-			fp := fingerprint(w.enc)
-			if fp == self {
-				continue
+		}
+		if len(w.amp) == 0 {
+			for i := range w.acts {
+				if c.successor(w, s, i, self) {
+					gen++
+				}
 			}
-			w.succ = append(w.succ, t)
-			w.fps = append(w.fps, fp)
-			w.idx = append(w.idx, i)
 		}
 		// Touch the claims and visited slots in a tight loop, so that
 		// the cache misses overlap instead of queueing in pass 2.
@@ -155,4 +156,60 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 	w.out.end()
 	c.mon.progress(int64(u.hi-u.lo), gen-w.gen, int64(added))
 	w.gen = gen
+}
+
+// successor appends the successor of s by action i (of w.acts), its
+// fingerprint and i to w's buffers, unless it is s itself; it reports
+// whether the action is enabled.
+func (c *checker[S, A]) successor(w *worker[S, A], s S, i int, self uint64) bool {
+	a := w.acts[i]
+	t, ok := c.m.Next(s, a)
+	if !ok {
+		return false
+	}
+	w.cov[c.m.ActionKind(a)]++
+	w.enc = c.m.Encode(t, w.enc[:0])
+	fp := fingerprint(w.enc)
+	if fp == self {
+		w.loop = true
+		return true
+	}
+	w.succ = append(w.succ, t)
+	w.fps = append(w.fps, fp)
+	w.idx = append(w.idx, i)
+	return true
+}
+
+// expandAmple generates the successors of s by its ample set w.amp and
+// reports whether they may stand for all of s's: the set is a proper,
+// enabled subset and the cycle proviso holds (every successor new: not
+// s, not of this or an earlier level). Otherwise the caller expands s
+// fully, and what was generated here is taken back.
+func (c *checker[S, A]) expandAmple(w *worker[S, A], s S, self uint64, gen *int64) bool {
+	if len(w.amp) == 0 || len(w.amp) >= len(w.acts) {
+		return false
+	}
+	w.loop = false
+	ok := true
+	for k, i := range w.amp {
+		if !c.successor(w, s, i, self) {
+			ok = false // a broken contract: expand fully
+			w.amp = w.amp[:k]
+			break
+		}
+	}
+	ok = ok && !w.loop
+	if !c.acyclic {
+		for _, fp := range w.fps {
+			ok = ok && !c.vis.contains(fp)
+		}
+	}
+	if !ok {
+		for _, i := range w.amp {
+			w.cov[c.m.ActionKind(w.acts[i])]--
+		}
+		return false
+	}
+	*gen += int64(len(w.amp))
+	return true
 }

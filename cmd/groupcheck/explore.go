@@ -98,6 +98,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	maxUnavailable := fs.Int("max-unavailable", -1, "fail when the worst-case partition-steps without an owner after the environment events exceed N (implies --liveness)")
 	events := fs.Int("events", 1, "measure the rounds over behaviours of up to K environment events: a first one in a converged group, the others before it converges again (with --liveness)")
 	symmetry := fs.Bool("symmetry", false, "keep one world per orbit under permutations of interchangeable members (exact; see spec.NewSymmetry)")
+	por := fs.Bool("por", false, "partial-order reduction of the safety search: explore only one member's local steps where they are independent of the rest and invisible to every property (see invariants.Reduced)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -135,6 +136,10 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		*liveness, *maxRounds = mutantChecks(*mutant, *liveness, *maxRounds, stderr)
 		measure = measure || *liveness || *maxRounds > 0
 	}
+	if *por && (*symmetry || measure) {
+		fmt.Fprintf(stderr, "groupcheck explore: %s\n", errReduction)
+		return 2
+	}
 	if why := invariants.LivenessUndefined(cfg); why != "" && measure {
 		fmt.Fprintf(stderr, "groupcheck explore: --liveness: %s\n", why)
 		return 2
@@ -150,10 +155,13 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	m := invariants.NewModel(cfg)
 	prog := newProgress(stderr)
-	r, sym := checkWorld(m, *symmetry, b.options(prog))
+	r, sym := checkWorld(m, *symmetry, *por, b.options(prog))
 	stop()
 	prog.Done()
 	rep := newReport(m, r)
+	if *por {
+		rep.Reduction = "partial-order"
+	}
 	if measure {
 		prog.Status("explore: liveness: building the state graph of %s and checking converges…", cfg.Name)
 		lb := b.liveBounds(start)

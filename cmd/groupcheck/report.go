@@ -30,6 +30,8 @@ type report struct {
 	Coverage    map[string]int64 `json:"coverage"`
 	ExploreNote string           `json:"note,omitempty"`
 	Rounds      *roundsReport    `json:"rounds,omitempty"`
+	// Reduction says how the safety search was reduced ("partial-order"), or "".
+	Reduction string `json:"reduction,omitempty"`
 
 	paths  []*explorer.Path[spec.World, spec.Action]
 	lasso  *invariants.Lasso // the converges counterexample, written with its cycle marked
@@ -115,6 +117,9 @@ func (r *report) writeText(w io.Writer) {
 			fmt.Fprintf(w, "  * %s: expected in this world, does not fail the run: %s\n", p.Name, p.Expected)
 		}
 	}
+	if r.Reduction != "" {
+		fmt.Fprintf(w, "\n%s\n", reductionNote)
+	}
 	if r.Rounds != nil {
 		r.Rounds.writeText(w)
 	}
@@ -126,6 +131,9 @@ func (r *report) writeText(w io.Writer) {
 			continue
 		}
 		kind := "shortest counterexample"
+		if r.Reduction != "" {
+			kind = "counterexample (a path of the reduced graph: valid, not always a shortest one)"
+		}
 		if p.liveness {
 			kind = "lasso (shortest prefix to a world of a fair cycle that never converges, or a dead end; the cycle's steps come last)"
 		}
@@ -191,7 +199,7 @@ func (r *report) writeTraces(dir string) error {
 		h := traces.Header{
 			About:    []string{fmt.Sprintf("%s violated: %s", p.Name, p.Statement), "source: " + p.Source},
 			Property: p.Name,
-			Found:    fmt.Sprintf("bfs shortest, %d steps, %d distinct states", len(r.paths[i].Steps), r.Distinct),
+			Found:    fmt.Sprintf("bfs %s, %d steps, %d distinct states", r.foundBy(), len(r.paths[i].Steps), r.Distinct),
 		}
 		var b strings.Builder
 		if err := traces.Write(&b, h, r.cfg, r.paths[i]); err != nil {

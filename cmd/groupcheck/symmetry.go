@@ -24,12 +24,15 @@ type symmetryReport struct {
 
 // checkWorld explores m's world, under the symmetry of interchangeable members when asked
 // (then the report says so; nil otherwise).
-func checkWorld(m *invariants.Model, symmetry bool, o explorer.Options) (explorer.Report[spec.World, spec.Action], *symmetryReport) {
+func checkWorld(m *invariants.Model, symmetry, por bool, o explorer.Options) (explorer.Report[spec.World, spec.Action], *symmetryReport) {
 	if os.Getenv("GOGC") == "" {
 		// The frontier is packed off the Go heap (invariants.Check), so the live heap is small
 		// and a lower goal than main's 400 costs little time (cooperative-kafka: RSS 249 MB at
 		// 400, 150 MB at 200, same CPU; 106 MB at 100, a third more CPU).
 		defer debug.SetGCPercent(debug.SetGCPercent(200))
+	}
+	if por {
+		return invariants.Check(invariants.NewReduced(m), m.Config(), m.Properties(), o), nil
 	}
 	if !symmetry {
 		return invariants.Check(m, m.Config(), m.Properties(), o), nil
