@@ -151,6 +151,12 @@
 // real states. Liveness is checked outside the explorer, on a graph with
 // labelled edges (invariants.Liveness).
 //
+// Partial-order reduction (reduce.go): a model that implements Reducer
+// names an ample set for a state, and the explorer generates only its
+// successors, subject to the cycle proviso, which it checks by a lookup
+// in the visited set (every ample successor on the next level) unless the
+// model's ample steps cannot form a cycle (invariants.Reduced).
+//
 // Compact frontiers (compact.go). A model whose states hold pointers can
 // be explored through a Codec that packs each state into a fixed,
 // pointer-free record (Compact): the explorer then keeps the frontier
