@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/spec"
 )
 
 // LiveBounds bound the liveness check as explorer.Options bound the safety search, so that
@@ -19,11 +20,21 @@ type LiveBounds struct {
 	// Events is how many environment events the rounds measure takes (Rounds); 0 means 1.
 	Events int
 
+	// OnWorld and OnStep, when set, see every world the graph adds (the initial one first) and
+	// every transition it explores, with the step's events: a caller checks the safety
+	// properties in the same pass that builds the graph (groupcheck mutate). Returning false
+	// stops the check (StoppedBy StopCaller).
+	OnWorld func(w spec.World) bool
+	OnStep  func(pre spec.World, ev []spec.Event, post spec.World) bool
+
 	// Now and Resident read the clock and the resident set; nil means time.Now and
 	// explorer.ResidentBytes. Tests inject their own.
 	Now      func() time.Time
 	Resident func() uint64
 }
+
+// StopCaller is the StoppedBy of a check an OnWorld or OnStep hook stopped.
+const StopCaller = "caller"
 
 // liveCheckEvery is how many worlds the graph builder adds between looks at the clock and
 // the resident set (a few microseconds each, against milliseconds of work).

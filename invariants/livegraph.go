@@ -66,6 +66,9 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		g.goal = append(g.goal, goal(w))
 		g.unavail = append(g.unavail, int16(unowned(w)))
 		queue.push(w)
+		if b.OnWorld != nil && g.stopped == "" && !b.OnWorld(w) {
+			g.stopped = StopCaller
+		}
 		return i
 	}
 	key := func(a spec.Action) int32 {
@@ -81,6 +84,9 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	add(g.init, -1, -1)
 	var acts []spec.Action
 	for i := 0; queue.len() > 0; i++ {
+		if g.stopped != "" { // a hook's
+			return g
+		}
 		if b.MaxStates > 0 && len(g.parent) > b.MaxStates || i%liveCheckEvery == 0 {
 			if g.stopped = b.stop(len(g.parent)); g.stopped != "" {
 				return g
@@ -89,7 +95,10 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		w := queue.pop()
 		acts = spec.Actions(w, acts[:0])
 		for k, a := range acts {
-			if n, ok := spec.Next(w, a); ok {
+			if n, ev, ok := spec.Step(w, a); ok {
+				if b.OnStep != nil && g.stopped == "" && !b.OnStep(w, ev, n) {
+					g.stopped = StopCaller
+				}
 				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
 					bump: int8(max(0, rebalances(n)-rebalances(w))), fair: Fair(a, w, n)})

@@ -33,6 +33,9 @@ type Options struct {
 	// Previous are verdicts of an earlier run, by Key: a mutant Select leaves out keeps its
 	// verdict from there (how --rerun re-runs only the survivors and still reports them all).
 	Previous map[string]Verdict
+	// Sample, when > 0, runs only the first Sample mutants of each package in the order of a
+	// hash of their keys (interleave): a deterministic sample, the same on every run.
+	Sample int
 	// Suite, when set, replaces the suite (tests use one tiny world).
 	Suite []World
 	Log   io.Writer // progress lines
@@ -116,6 +119,20 @@ func Run(o Options) (*Report, error) {
 		}
 	}
 	todo = interleave(todo)
+	if o.Sample > 0 {
+		todo = sample(todo, o.Sample)
+	}
+	var states int64
+	var refCPU, mutCPU float64
+	for _, w := range base {
+		states, refCPU = states+w.Distinct, refCPU+w.CPU
+	}
+	for _, m := range todo {
+		c, _ := reachedCost(base, m.ID)
+		mutCPU += c
+	}
+	fmt.Fprintf(o.Log, "mutate: the reference: %d worlds, %d states, %.1f CPU-s; a mutant that survives costs at most %.1f CPU-s on average (its worlds' reference CPU), %.0f CPU-s for the %d selected\n",
+		len(base), states, refCPU, mutCPU/float64(max(1, len(todo))), mutCPU, len(todo))
 	fmt.Fprintf(o.Log, "mutate: running %d mutants, %d at a time\n", len(todo), o.Jobs)
 	verdicts := make([]Verdict, len(todo))
 	var done int
@@ -173,6 +190,19 @@ func interleave(ms []Mutant) []Mutant {
 			if i < len(by[p]) {
 				out = append(out, by[p][i])
 			}
+		}
+	}
+	return out
+}
+
+// sample keeps the first n mutants of each package of an interleaved list.
+func sample(ms []Mutant, n int) []Mutant {
+	seen := map[string]int{}
+	var out []Mutant
+	for _, m := range ms {
+		if seen[m.Pkg] < n {
+			seen[m.Pkg]++
+			out = append(out, m)
 		}
 	}
 	return out
@@ -256,14 +286,19 @@ func (b *Build) baseline(o Options) ([]Baseline, error) {
 // explore up to three times its states) for a loop inside impl/, which the state caps cannot
 // stop, and the wall clock as a last resort.
 func limits(base []Baseline, id int32) (cpu uint64, wall time.Duration) {
-	var c, s float64
+	c, s := reachedCost(base, id)
+	return 10 + uint64(4*c), 5*time.Minute + time.Duration(20*s*float64(time.Second))
+}
+
+// reachedCost is the reference's CPU and wall seconds in the worlds that reach point id.
+func reachedCost(base []Baseline, id int32) (cpu, seconds float64) {
 	for _, w := range base {
 		if _, ok := slices.BinarySearch(w.Hits, id); ok {
-			c += w.CPU
-			s += w.Seconds
+			cpu += w.CPU
+			seconds += w.Seconds
 		}
 	}
-	return 10 + uint64(4*c), 5*time.Minute + time.Duration(20*s*float64(time.Second))
+	return cpu, seconds
 }
 
 // runOne runs one mutant in its own process.

@@ -23,9 +23,12 @@ type Baseline struct {
 	// RoundsBy is the same per kind of environment event: a mutant that makes one kind of
 	// event cost more rebalances is caught even when another kind sets the overall worst case.
 	RoundsBy map[string]int `json:"rounds_by,omitempty"`
-	Seconds  float64        `json:"seconds"`
-	CPU      float64        `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
-	Hits     []int32        `json:"hits"`
+	// UnavailableBy is the worst-case partition-steps without a live owner after one event,
+	// per kind: a mutant that makes an event cost more of them is slower, not safer.
+	UnavailableBy map[string]int `json:"unavailable_by,omitempty"`
+	Seconds       float64        `json:"seconds"`
+	CPU           float64        `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
+	Hits          []int32        `json:"hits"`
 }
 
 // Verdict is what one mutant did.
@@ -52,12 +55,18 @@ const (
 // environment event than the reference does in the same world.
 const RoundsName = "rounds"
 
+// UnavailableName is the pseudo-property of a mutant that leaves more partition-steps without
+// a live owner after some kind of environment event than the reference does in the same world
+// (the figure --max-unavailable bounds): slower, not wrong by any safety property.
+const UnavailableName = "unavailable"
+
 // capStates is the state cap of a mutant in a world whose reference has n states: a mutant may
 // grow the world, but one that grows it far without a violation is called timed out.
 func capStates(n int64) int64 { return 3*n + 5000 }
 
 // RunBaseline explores one world with the reference in coverage mode (the process must have
-// GROUPCHECK_MUTANT_COVER set and no mutant on) and records it.
+// GROUPCHECK_MUTANT_COVER set and no mutant on) and records it: one pass builds the state
+// graph and checks every property on the way, as a mutant's does (pass).
 func RunBaseline(w World) (Baseline, error) {
 	cfg, err := spec.ParseConfigString(w.Name, w.Text)
 	if err != nil {
@@ -65,18 +74,18 @@ func RunBaseline(w World) (Baseline, error) {
 	}
 	start, cpu := time.Now(), cpuSeconds()
 	rt.ResetHits()
-	m := invariants.NewModel(cfg)
-	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{Workers: 1})
-	b := Baseline{World: w, Distinct: r.Distinct, Props: map[string]string{}, Rounds: -1}
-	for _, p := range r.Properties {
-		b.Props[p.Name] = p.Status.String()
+	props := invariants.For(cfg)
+	p := newPass(props, false)
+	lr := invariants.LivenessWithin(cfg, p.bounds(0))
+	b := Baseline{World: w, Distinct: int64(lr.Distinct), Props: map[string]string{}, Rounds: -1}
+	for i, pr := range props {
+		b.Props[pr.Name] = p.status(i).String()
 	}
 	if invariants.LivenessUndefined(cfg) == "" {
-		lr := invariants.Liveness(cfg, 1<<30)
 		b.LiveDistinct, b.Converges, b.Rounds = lr.Distinct, lr.Status.String(), lr.Rounds.Rebalances
-		b.RoundsBy = map[string]int{}
+		b.RoundsBy, b.UnavailableBy = map[string]int{}, map[string]int{}
 		for k, f := range lr.Rounds.ByEvent {
-			b.RoundsBy[k] = f.Rebalances
+			b.RoundsBy[k], b.UnavailableBy[k] = f.Rebalances, f.Unavailability
 		}
 	}
 	b.Seconds, b.CPU = time.Since(start).Seconds(), cpuSeconds()-cpu
@@ -120,8 +129,9 @@ func RunMutant(base []Baseline, id int32) Verdict {
 	return v
 }
 
-// runWorld explores one world under the mutant: the properties that catch it, and whether a
-// state cap stopped a search before it decided.
+// runWorld explores one world under the mutant, in one pass (pass): the properties that
+// catch it, and whether a state cap stopped the search before it decided. The pass stops at
+// the first violation of a property that holds for the reference.
 func runWorld(b Baseline) (killers []string, capped bool, err error) {
 	cfg, err := spec.ParseConfigString(b.Name, b.Text)
 	if err != nil {
@@ -133,38 +143,42 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 			props = append(props, p)
 		}
 	}
-	m := invariants.NewModelWith(cfg, props)
-	limit := capStates(b.Distinct)
-	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{Workers: 1, MaxStates: limit, StopOnViolation: true})
-	for _, p := range r.Properties {
-		if p.Status == explorer.Violated || p.Status == explorer.Unreached {
-			killers = append(killers, p.Name)
-		}
-	}
-	if len(killers) > 0 {
+	p := newPass(props, true)
+	lr := invariants.LivenessWithin(cfg, p.bounds(int(capStates(b.Distinct))))
+	complete := lr.StoppedBy == ""
+	if killers = p.caught(complete); len(killers) > 0 {
 		return killers, false, nil
 	}
-	if !r.Exhaustive {
+	if !complete {
 		return nil, true, nil
 	}
 	if b.LiveDistinct == 0 || b.Converges != explorer.Holds.String() {
 		return nil, false, nil
 	}
-	lr := invariants.Liveness(cfg, int(capStates(int64(b.LiveDistinct))))
 	switch {
-	case lr.Status == explorer.Unknown:
-		return nil, true, nil
 	case lr.Status == explorer.Violated:
 		return []string{invariants.ConvergesName}, false, nil
 	case b.Rounds >= 0 && (lr.Rounds.Rebalances == invariants.Unbounded || lr.Rounds.Rebalances > b.Rounds):
 		return []string{RoundsName}, false, nil
 	}
 	for k, f := range lr.Rounds.ByEvent {
-		if ref, ok := b.RoundsBy[k]; ok && ref >= 0 && (f.Rebalances == invariants.Unbounded || f.Rebalances > ref) {
+		if slower(f.Rebalances, b.RoundsBy, k) {
 			return []string{RoundsName}, false, nil
 		}
 	}
+	for k, f := range lr.Rounds.ByEvent {
+		if slower(f.Unavailability, b.UnavailableBy, k) {
+			return []string{UnavailableName}, false, nil
+		}
+	}
 	return nil, false, nil
+}
+
+// slower says whether a mutant's figure for events of kind k exceeds the reference's (when the
+// reference bounds it).
+func slower(got int, ref map[string]int, k string) bool {
+	r, ok := ref[k]
+	return ok && r >= 0 && (got == invariants.Unbounded || got > r)
 }
 
 // String is a one-line account of a verdict.

@@ -29,13 +29,14 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
 	tally := fs.String("tally", "", "run nothing: score the verdicts of a --json report or of a run's verdicts.jsonl (a run stopped early)")
 	rerun := fs.String("rerun", "", "run only the mutants a previous --json report (or verdicts.jsonl) did not kill (by key), keeping its other verdicts")
+	sampleN := fs.Int("sample", 0, "run only the first N mutants of each package in the order of a hash of their keys: a deterministic sample (0: all)")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() > 0 || *jobs < 1 {
-		fmt.Fprintf(stderr, "groupcheck mutate: unexpected argument %q or --jobs < 1\n", strings.Join(fs.Args(), " "))
+	if fs.NArg() > 0 || *jobs < 1 || *sampleN < 0 {
+		fmt.Fprintf(stderr, "groupcheck mutate: unexpected argument %q, --jobs < 1 or --sample < 0\n", strings.Join(fs.Args(), " "))
 		return 2
 	}
 	eq, err := mutate.ReadEquivalents(*equiv)
@@ -43,7 +44,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
 		return 2
 	}
-	o := mutate.Options{Root: ".", Packages: splitList(*pkgs), Exclude: splitList(*exclude), Jobs: *jobs,
+	o := mutate.Options{Root: ".", Packages: splitList(*pkgs), Exclude: splitList(*exclude), Jobs: *jobs, Sample: *sampleN,
 		Work: *work, Equivalents: eq, Log: newStatusLog(stderr, mutateProgress)}
 	var again map[string]bool
 	if *rerun != "" {

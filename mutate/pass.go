@@ -1,0 +1,95 @@
+package mutate
+
+import (
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// pass checks safety properties while invariants.LivenessWithin builds the state graph, so
+// that a world is explored once, not once for safety (explorer.Check) and again for the
+// liveness graph: the graph reaches the same worlds by the same transitions, and a property
+// is decided the same way — an always-property fails at a world (state) or transition (step)
+// it flags, a sometimes-property holds once one shows it. Step properties are evaluated on
+// every transition, as the explorer's model does when it records them in a world's Observed
+// bits; here no bit is needed, as the pass keeps the verdict itself.
+type pass struct {
+	props []invariants.Property
+	hit   []bool // always: violated somewhere; sometimes: reached somewhere
+	// stop ends the exploration at the first violation (a mutant: one catch is enough).
+	stop bool
+}
+
+func newPass(props []invariants.Property, stop bool) *pass {
+	return &pass{props: props, hit: make([]bool, len(props)), stop: stop}
+}
+
+// bounds are the graph's bounds with the pass's hooks.
+func (p *pass) bounds(maxStates int) invariants.LiveBounds {
+	return invariants.LiveBounds{MaxStates: maxStates, OnWorld: p.world, OnStep: p.step}
+}
+
+func (p *pass) world(w spec.World) bool {
+	for i, pr := range p.props {
+		if pr.State == nil || p.hit[i] && pr.Kind == explorer.Sometimes {
+			continue
+		}
+		if p.fails(i, pr.State(w)) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *pass) step(pre spec.World, ev []spec.Event, post spec.World) bool {
+	for i, pr := range p.props {
+		if pr.Step == nil || p.hit[i] && pr.Kind == explorer.Sometimes {
+			continue
+		}
+		if p.fails(i, pr.Step(pre, ev, post)) {
+			return false
+		}
+	}
+	return true
+}
+
+// fails records property i's answer and says whether the pass should stop: an
+// always-property's reason is a violation, a sometimes-property's empty answer its event.
+func (p *pass) fails(i int, why string) bool {
+	if p.props[i].Kind == explorer.Sometimes {
+		if why == "" {
+			p.hit[i] = true
+		}
+		return false
+	}
+	if why != "" {
+		p.hit[i] = true
+		return p.stop
+	}
+	return false
+}
+
+// status is property i's verdict once the graph is complete.
+func (p *pass) status(i int) explorer.Status {
+	switch {
+	case p.props[i].Kind == explorer.Sometimes && p.hit[i]:
+		return explorer.Holds
+	case p.props[i].Kind == explorer.Sometimes:
+		return explorer.Unreached
+	case p.hit[i]:
+		return explorer.Violated
+	}
+	return explorer.Holds
+}
+
+// caught are the properties a mutant's pass caught: violated always-properties, and, once the
+// graph is complete, unreached sometimes-properties.
+func (p *pass) caught(complete bool) []string {
+	var out []string
+	for i, pr := range p.props {
+		if pr.Kind != explorer.Sometimes && p.hit[i] || complete && pr.Kind == explorer.Sometimes && !p.hit[i] {
+			out = append(out, pr.Name)
+		}
+	}
+	return out
+}
