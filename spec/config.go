@@ -37,7 +37,10 @@ type Config struct {
 	// KIP-848 client generates its member id at start (slot name # incarnation) and sends it
 	// with its first heartbeat, instead of learning it from the coordinator's first answer.
 	ClientMemberIDs bool
-	_               struct{}
+	// MaxSize is `group-max-size`: the coordinator's group.max.size (classic) or
+	// group.consumer.max.size (KIP-848); 0 is unlimited.
+	MaxSize int
+	_       struct{}
 }
 
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and

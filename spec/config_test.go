@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -145,5 +146,47 @@ member b topics=t assignors=cooperative-sticky,range
 	}
 	if got := c.MemberProtocol(1); got != impl.Eager {
 		t.Errorf("member b (double bounce, bounce 1): %v, want eager", got)
+	}
+}
+
+// TestGroupMaxSize: group-max-size parses, round-trips and reaches the coordinators' limit —
+// a second member of a group of at most one is refused with GROUP_MAX_SIZE_REACHED, which
+// stops it (Java throws it to the application), in both protocols; without the directive no
+// member is refused. KAFKA.md §1.4, §3.3.
+func TestGroupMaxSize(t *testing.T) {
+	for _, proto := range []string{"protocol eager\nassignor range\n", "protocol consumer\nassignor uniform\n"} {
+		base := proto + "consumer kafka\ncoordinator kafka\ntopic t 1\nmember a topics=t\nmember b topics=t\n"
+		for _, limit := range []int{0, 1} {
+			text := base
+			if limit > 0 {
+				text += fmt.Sprintf("group-max-size %d\n", limit)
+			}
+			c, err := ParseConfigString("x.conf", text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back, err := ParseConfigString("x.conf", c.Format()); err != nil || back.MaxSize != limit || c.MaxSize != limit {
+				t.Fatalf("group-max-size %d does not round-trip (%v):\n%s", limit, err, c.Format())
+			}
+			ws, ok := reach(c, func(w World) string { return string(w.Encode(nil)) }, 100_000)
+			if !ok {
+				t.Fatalf("%s: more than 100,000 worlds", text)
+			}
+			refused := false
+			for _, w := range ws {
+				for _, s := range w.Slots {
+					refused = refused || s.Client.FatalError == impl.GroupMaxSizeReached || s.Member.FatalError == impl.GroupMaxSizeReached
+				}
+			}
+			if refused != (limit > 0) {
+				t.Errorf("%sgroup-max-size %d: a member refused with GROUP_MAX_SIZE_REACHED: %v", proto, limit, refused)
+			}
+		}
+	}
+	for _, bad := range []string{"-1", "x"} {
+		_, err := ParseConfigString("x.conf", "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 1\nmember a topics=t\ngroup-max-size "+bad+"\n")
+		if want := fmt.Sprintf("group-max-size: %q is not a member count", bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("group-max-size %s: %v, want %q", bad, err, want)
+		}
 	}
 }

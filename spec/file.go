@@ -56,6 +56,11 @@ import (
 //	                                          hold and react to the answers as those
 //	                                          clients do (consumer.CommitPolicy);
 //	                                          classic only
+//	group-max-size N                          default 0, unlimited: the coordinator's
+//	                                          group.max.size (classic) or
+//	                                          group.consumer.max.size (KIP-848); a member
+//	                                          joining a full group is refused with
+//	                                          GROUP_MAX_SIZE_REACHED (KAFKA.md §1.4, §3.3)
 //
 // Every directive but topic, member, budget and fault may appear once. Parsing is strict: an
 // unknown directive, key or value, a repeated directive or a missing required one is an error
@@ -155,6 +160,15 @@ func (p *parser) directive(f []string) error {
 				return fmt.Errorf("fault: unknown mutant %q", v)
 			}
 			p.cfg.Faults = p.cfg.Faults.With(f)
+			return nil
+		})
+	case "group-max-size":
+		return one(d, args, func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("group-max-size: %q is not a member count (0 or more)", v)
+			}
+			p.cfg.MaxSize = n
 			return nil
 		})
 	case "member-ids":

@@ -36,6 +36,9 @@ func (c Config) Format() string {
 	if c.ClientMemberIDs {
 		b.WriteString("member-ids client\n")
 	}
+	if c.MaxSize > 0 {
+		fmt.Fprintf(&b, "group-max-size %d\n", c.MaxSize)
+	}
 	if c.Commits && c.CommitPolicy != consumer.CommitJava {
 		fmt.Fprintf(&b, "commits %s\n", c.CommitPolicy)
 	} else if c.Commits {

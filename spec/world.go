@@ -86,7 +86,7 @@ func Init(cfg Config) World {
 	c := cfg
 	w := World{
 		cfg:     &c,
-		Coord:   coordinator.New(coordinator.Config{Variant: c.Coordinator, Faults: c.Faults, Persist: c.Budget.Failovers > 0}),
+		Coord:   coordinator.New(coordinator.Config{Variant: c.Coordinator, Faults: c.Faults, MaxSize: c.MaxSize, Persist: c.Budget.Failovers > 0}),
 		Slots:   make([]Slot, len(c.Members)),
 		Cluster: impl.NewCluster(c.Topics...),
 		Left:    c.Budget,
