@@ -26,6 +26,10 @@ type LiveBounds struct {
 	// stops the check (StoppedBy StopCaller).
 	OnWorld func(w spec.World) bool
 	OnStep  func(pre spec.World, ev []spec.Event, post spec.World) bool
+	// PerStart fills Rounds.PerStart: the figures of every measured event by the converged
+	// world it starts in and the event, so that two graphs of one config (the reference's and
+	// a mutant's) compare event by event.
+	PerStart bool
 
 	// Now and Resident read the clock and the resident set; nil means time.Now and
 	// explorer.ResidentBytes. Tests inject their own.

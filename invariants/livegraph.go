@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"hash/fnv"
 	"hash/maphash"
 
 	"github.com/groupcheck/groupcheck/impl"
@@ -40,12 +41,18 @@ type liveGraph struct {
 	init    spec.World
 	edges   int
 	stopped string // the bound that stopped the graph (LiveBounds), or ""
+	// stable is, with LiveBounds.PerStart, a fingerprint of each converged world's encoding
+	// that does not depend on the process (FNV-1a), by index.
+	stable map[int32]uint64
 
 	lastAction spec.Action // set by stepTo, read right after
 }
 
 func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	g := &liveGraph{init: spec.Init(c)}
+	if b.PerStart {
+		g.stable = map[int32]uint64{}
+	}
 	seed := maphash.MakeSeed()
 	index := map[uint64]int32{}
 	keyID := map[actionKey]int32{}
@@ -64,6 +71,11 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		g.action = append(g.action, action)
 		g.out = append(g.out, nil)
 		g.goal = append(g.goal, goal(w))
+		if g.stable != nil && g.goal[i] {
+			h := fnv.New64a()
+			h.Write(buf)
+			g.stable[i] = h.Sum64()
+		}
 		g.unavail = append(g.unavail, int16(unowned(w)))
 		queue.push(w)
 		if b.OnWorld != nil && g.stopped == "" && !b.OnWorld(w) {

@@ -1,6 +1,10 @@
 package invariants
 
-import "github.com/groupcheck/groupcheck/spec"
+import (
+	"fmt"
+
+	"github.com/groupcheck/groupcheck/spec"
+)
 
 // Unbounded is the value of a Rounds figure that has no worst case: some behaviour repeats a
 // cycle that adds to it, or stops without converging.
@@ -25,6 +29,10 @@ type Rounds struct {
 	Stops int
 	// ByEvent holds the figures per kind of environment event (start, leave, crash...).
 	ByEvent map[string]Figures
+	// PerStart, with LiveBounds.PerStart, holds the figures of each measured event by where it
+	// starts: a fingerprint of the converged world's encoding (16 hex digits), a space and the
+	// event's action text.
+	PerStart map[string]Figures
 }
 
 // Figures are the worst cases over a set of environment events.
@@ -99,6 +107,13 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 			}
 			kind := g.keys[e.key].kind.String()
 			r.ByEvent[kind] = r.ByEvent[kind].merge(rb, st, un)
+			if g.stable != nil {
+				if r.PerStart == nil {
+					r.PerStart = map[string]Figures{}
+				}
+				k := fmt.Sprintf("%016x %s", g.stable[int32(i)], g.keys[e.key].text(g.init.Config()))
+				r.PerStart[k] = r.PerStart[k].merge(rb, st, un)
+			}
 		}
 	}
 	return r

@@ -26,6 +26,12 @@ type Baseline struct {
 	// UnavailableBy is the worst-case partition-steps without a live owner after one event,
 	// per kind: a mutant that makes an event cost more of them is slower, not safer.
 	UnavailableBy map[string]int `json:"unavailable_by,omitempty"`
+	// PerStart is the same per measured event, by the converged world it starts in and the
+	// event (invariants.Rounds.PerStart): rebalances and partition-steps without an owner. A
+	// mutant that makes one event in one world slower is caught even when its kind's worst
+	// case, set elsewhere, does not change (a leave that waits for a timer to complete the
+	// join the reference completes at once).
+	PerStart map[string][2]int `json:"per_start,omitempty"`
 	Seconds       float64        `json:"seconds"`
 	CPU           float64        `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
 	Hits          []int32        `json:"hits"`
@@ -86,6 +92,10 @@ func RunBaseline(w World) (Baseline, error) {
 		b.RoundsBy, b.UnavailableBy = map[string]int{}, map[string]int{}
 		for k, f := range lr.Rounds.ByEvent {
 			b.RoundsBy[k], b.UnavailableBy[k] = f.Rebalances, f.Unavailability
+		}
+		b.PerStart = map[string][2]int{}
+		for k, f := range lr.Rounds.PerStart {
+			b.PerStart[k] = [2]int{f.Rebalances, f.Unavailability}
 		}
 	}
 	b.Seconds, b.CPU = time.Since(start).Seconds(), cpuSeconds()-cpu
@@ -171,6 +181,16 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 			return []string{UnavailableName}, false, nil
 		}
 	}
+	for k, f := range lr.Rounds.PerStart {
+		ref, ok := b.PerStart[k]
+		switch {
+		case !ok: // a converged world the reference never reaches: nothing to compare
+		case exceeds(f.Rebalances, ref[0]):
+			return []string{RoundsName}, false, nil
+		case exceeds(f.Unavailability, ref[1]):
+			return []string{UnavailableName}, false, nil
+		}
+	}
 	return nil, false, nil
 }
 
@@ -178,7 +198,12 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 // reference bounds it).
 func slower(got int, ref map[string]int, k string) bool {
 	r, ok := ref[k]
-	return ok && r >= 0 && (got == invariants.Unbounded || got > r)
+	return ok && exceeds(got, r)
+}
+
+// exceeds says whether a mutant's figure is worse than a bounded reference figure.
+func exceeds(got, ref int) bool {
+	return ref >= 0 && (got == invariants.Unbounded || got > ref)
 }
 
 // String is a one-line account of a verdict.

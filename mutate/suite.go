@@ -55,7 +55,6 @@ var skipped = map[string]string{
 	"static-kafka/session-timeouts":                   "static-kip423/session-timeouts (the coordinator's static expiry) and static-kafka/restarts",
 	"cooperative-join":                                "join/cooperative-kafka",
 	"mutant-world/reset-generation-on-sync-rebalance": "join/cooperative-kafka",
-	"mutant-world/stale-claim-after-sync-rebalance":   "join/cooperative-kafka-v1",
 	"mutant-world/stale-check-on-rejoin":              "kip848/lost-responses",
 }
 
@@ -126,7 +125,58 @@ member b topics=t
 budget subscription-changes=1
 `},
 	{"kip848/any-crashes", strings.Replace(kip848Two, "uniform", "any", 1) + "budget crashes=1\n"},
+	// Blind spots of the 2026-12-01 sample: classic `assignor any`; a second failover (the
+	// loaded group's log read again); the group size limit; librdkafka's and franz-go's commit
+	// handling (a commit refused after a session expiry); a KIP-848 commit answered after the
+	// member's epoch moved on (retried); a KIP-423 member whose first JoinGroup answer is lost
+	// (it rejoins with identity and RESTART in a Stable group: no rebalance).
+	{"eager/any", eagerTwo + "topic t 2\n"},
+	{"eager/two-failovers", eagerOne + "budget failovers=2\ncommits on\n"},
+	{"kip848/two-failovers", strings.Replace(strings.Replace(eagerOne, "eager", "consumer", 1), "range", "uniform", 1) + "budget failovers=2\ncommits on\n"},
+	{"eager/group-max-size", eagerTwo + "topic t 1\ngroup-max-size 1\n"},
+	{"eager/group-max-size-join", strings.Replace(eagerTwo, "topics=t\n", "topics=t absent\n", 1) + "topic t 1\nbudget joins=1\ngroup-max-size 1\n"},
+	{"kip848/group-max-size", strings.Replace(kip848Two, "topic t 2", "topic t 1", 1) + "group-max-size 1\n"},
+	{"kip848/group-max-size-join", strings.Replace(kip848TwoAbsent, "topic t 2", "topic t 1", 1) + "budget joins=1\ngroup-max-size 1\n"},
+	{"eager/librdkafka-session-timeouts", strings.Replace(eagerTwo, "any", "range", 1) + "topic t 1\nbudget session-timeouts=1\ncommits librdkafka\n"},
+	{"eager/franz-go-session-timeouts", strings.Replace(eagerTwo, "any", "range", 1) + "topic t 1\nbudget session-timeouts=1\ncommits franz-go\n"},
+	{"kip848/commit-join", kip848TwoAbsent + "budget joins=1\ncommits on\n"},
+	{"kip423/lost-responses", `protocol cooperative
+consumer kip
+coordinator kip423
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+budget lost-responses=1
+`},
 }
+
+// eagerTwo is two eager members of topic t under assignor any (its topic line follows).
+const eagerTwo = `protocol eager
+consumer kafka
+coordinator kafka
+assignor any
+member a topics=t
+member b topics=t
+`
+
+// eagerOne is one eager range member of a one-partition topic.
+const eagerOne = `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t
+`
+
+const kip848TwoAbsent = `protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t absent
+`
 
 const kip848Two = `protocol consumer
 consumer kafka
