@@ -32,9 +32,9 @@ type Baseline struct {
 	// case, set elsewhere, does not change (a leave that waits for a timer to complete the
 	// join the reference completes at once).
 	PerStart map[string][2]int `json:"per_start,omitempty"`
-	Seconds       float64        `json:"seconds"`
-	CPU           float64        `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
-	Hits          []int32        `json:"hits"`
+	Seconds  float64           `json:"seconds"`
+	CPU      float64           `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
+	Hits     []int32           `json:"hits"`
 }
 
 // Verdict is what one mutant did.
