@@ -177,7 +177,9 @@ var kip848CommitFencing = Property{
 // ConvergedKIP848 reports whether a KIP-848 group has converged: the group is STABLE (every
 // member STABLE at the assignment epoch, which is the group epoch); every member is the
 // member of a live client that is STABLE at that epoch; and every partition some live
-// client subscribes to is owned by exactly one live client.
+// client subscribes to is owned by exactly one live client. A live client that has
+// unsubscribed (UNSUBSCRIBED with no topics: config alt-topics=-) is not in the group by its
+// own choice and is left out.
 func ConvergedKIP848(w spec.World) bool {
 	g := w.Group
 	if g.State() != kip848.StableGroup {
@@ -187,7 +189,7 @@ func ConvergedKIP848(w spec.World) bool {
 	total, live := 0, 0
 	members := map[impl.MemberID]bool{}
 	for i, s := range w.Slots {
-		if !w.Live(i) {
+		if !w.Live(i) || s.Member.State() == kip848client.Unsubscribed && len(s.Member.Topics) == 0 {
 			continue
 		}
 		live++

@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/groupcheck/groupcheck/explorer"
@@ -232,7 +233,7 @@ var noOrphanMember = Property{
 // world; TestOrphanCauses):
 //   - a crash: the dead process's member waits for its session timer (KAFKA.md §1.9);
 //   - a graceful leave: the member stays until the LeaveGroup (KIP-848: the leave heartbeat)
-//     arrives;
+//     arrives; an unsubscribe (alt-topics=-) is one;
 //   - a static restart: the old incarnation's member stays until the new one's join replaces
 //     it (KAFKA.md §1.10, §3.6);
 //   - a poll timeout: the member gives its id up locally (a static one without leaving) and
@@ -251,6 +252,9 @@ func orphanCauses(c spec.Config) string {
 	}
 	if b.Leaves > 0 {
 		why = append(why, "a closed member stays until its leave arrives")
+	}
+	if b.SubscriptionChanges > 0 && slices.ContainsFunc(c.Members, func(m spec.MemberConfig) bool { return m.Unsubscribes }) {
+		why = append(why, "an unsubscribed member stays until its leave arrives (with coordinator-named ids, until its session expires when it unsubscribes before the answer naming it arrives: KAFKA-17116)")
 	}
 	if b.Restarts > 0 {
 		why = append(why, "a restarted static member's old member stays until the new join replaces it")

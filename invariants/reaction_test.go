@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
@@ -155,6 +156,7 @@ func TestOrphanCauses(t *testing.T) {
 		{"KIP-848, a lost response", kip848 + "budget lost-responses=1\n", true, 2},
 		{"KIP-848 static, a restart", static + "budget restarts=1\n", true, 2},
 		{"KIP-848 static, a lost response", static + "budget lost-responses=1\n", true, 2},
+		{"KIP-848, an unsubscribe", strings.Replace(kip848, "member a topics=t\n", "member a topics=t alt-topics=-\n", 1) + "budget subscription-changes=1\n", true, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(t, tc.world)

@@ -46,10 +46,14 @@ type Config struct {
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and
 // restarts give it new incarnations.
 type MemberConfig struct {
-	Name                string
-	Static              bool                    // has a group.instance.id (KIP-345): the slot's name
-	Topics              []string                // subscription, sorted
-	AltTopics           []string                // the subscription a subscription-change switches to (and back)
+	Name      string
+	Static    bool     // has a group.instance.id (KIP-345): the slot's name
+	Topics    []string // subscription, sorted
+	AltTopics []string // the subscription a subscription-change switches to (and back)
+	// Unsubscribes is `alt-topics=-` (protocol consumer only): the subscription change is an
+	// unsubscribe — Java's subscribe(empty), which is unsubscribe() (KafkaConsumer and
+	// AsyncKafkaConsumer subscribeInternal) — and the next one subscribes to Topics again.
+	Unsubscribes        bool
 	Assignors           []string                // preference order; empty = derived from Config.Protocol and Assignor
 	Protocol            *impl.RebalanceProtocol // the seed's rebalance.protocol (consumer kip only); nil = from assignors
 	SubscriptionVersion int8                    // 0, 1 or 2: what this member writes, and reads as leader
@@ -191,6 +195,9 @@ func (c Config) validateMember(i int, m MemberConfig) error {
 	}
 	if m.Instance != "" && (!m.Static || !validName(m.Instance)) {
 		return fmt.Errorf("member %s: instance=%s: a group.instance.id needs static and a name of lower-case letters or digits", m.Name, m.Instance)
+	}
+	if m.Unsubscribes && (!c.ConsumerProtocol || len(m.AltTopics) > 0) {
+		return fmt.Errorf("member %s: alt-topics=-: an unsubscribe as the subscription change is modelled for protocol consumer only, and alone", m.Name)
 	}
 	if c.ConsumerProtocol {
 		switch {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/kip848client"
 )
 
 func TestPresetsParseAndRoundTrip(t *testing.T) {
@@ -188,5 +189,41 @@ func TestGroupMaxSize(t *testing.T) {
 		if want := fmt.Sprintf("group-max-size: %q is not a member count", bad); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("group-max-size %s: %v, want %q", bad, err, want)
 		}
+	}
+}
+
+// TestUnsubscribeAsSubscriptionChange: alt-topics=- parses and round-trips under protocol
+// consumer, is refused elsewhere and beside other alt-topics, and makes the subscription
+// change an unsubscribe (the client leaves: UNSUBSCRIBED) and the next one a subscribe again
+// (it rejoins). KAFKA.md §3.7.
+func TestUnsubscribeAsSubscriptionChange(t *testing.T) {
+	base := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 1\nbudget subscription-changes=2\n"
+	c, err := ParseConfigString("x.conf", base+"member a topics=t alt-topics=-\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ParseConfigString("x.conf", c.Format()); err != nil || !back.Members[0].Unsubscribes {
+		t.Fatalf("alt-topics=- does not round-trip (%v):\n%s", err, c.Format())
+	}
+	for text, want := range map[string]string{
+		strings.Replace(base, "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform", "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range", 1) + "member a topics=t alt-topics=-\n": "alt-topics=-: an unsubscribe",
+		base + "member a topics=t alt-topics=t alt-topics=-\n": "alt-topics=-: an unsubscribe",
+	} {
+		if _, err := ParseConfigString("x.conf", text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", text, err, want)
+		}
+	}
+	ws, ok := reach(c, func(w World) string { return string(w.Encode(nil)) }, 100_000)
+	if !ok {
+		t.Fatal("more than 100,000 worlds")
+	}
+	var left, rejoined bool
+	for _, w := range ws {
+		m := w.Slots[0].Member
+		left = left || m.State() == kip848client.Unsubscribed && w.Left.SubscriptionChanges == 1
+		rejoined = rejoined || m.State() == kip848client.Stable && w.Left.SubscriptionChanges == 0
+	}
+	if !left || !rejoined {
+		t.Errorf("unsubscribed %v, rejoined after %v", left, rejoined)
 	}
 }

@@ -24,12 +24,15 @@ import (
 //	assignor    range | roundrobin | sticky | cooperative-sticky | any    required
 //	            uniform | range | any         under protocol consumer (server assignors)
 //	topic       NAME PARTITIONS               at least one
-//	member      NAME topics=T1,T2 [alt-topics=T3] [static] [absent]
+//	member      NAME topics=T1,T2 [alt-topics=T3|-] [static] [absent]
 //	            [version=0|1|2] [join-version=N] [assignors=A1,A2]
 //	            [protocol=eager|cooperative]      (consumer kip only: the seed's rebalance.protocol)
 //	            [instance=NAME]               static only: the group.instance.id, if not the
 //	                                          member's name (two members may share one: two
 //	                                          processes with one instance id)
+//	                                          alt-topics=- (protocol consumer): the
+//	                                          subscription change unsubscribes, the
+//	                                          next subscribes again
 //	                                          at least one; version defaults to 2,
 //	                                          join-version to 9 (DefaultJoinVersion),
 //	                                          assignors to what protocol and assignor
@@ -261,6 +264,10 @@ func (m *MemberConfig) set(k, v string, hasValue bool) error {
 	}
 	if !hasValue {
 		return fmt.Errorf("unknown flag %q (flags: static, absent)", k)
+	}
+	if k == "alt-topics" && v == "-" {
+		m.Unsubscribes = true
+		return nil
 	}
 	switch k {
 	case "instance":

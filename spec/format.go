@@ -52,6 +52,9 @@ func (m MemberConfig) format(consumerProtocol bool) string {
 	if len(m.AltTopics) > 0 {
 		s += " alt-topics=" + strings.Join(m.AltTopics, ",")
 	}
+	if m.Unsubscribes {
+		s += " alt-topics=-"
+	}
 	if m.Static {
 		s += " static"
 	}

@@ -447,11 +447,15 @@ func (st *stepper) memberEnvKIP848(i int, k Kind) bool {
 		}
 		c, effs = s.Member.Close()
 	case Resubscribe:
-		if len(m.AltTopics) == 0 || !st.spend(&w.Left.SubscriptionChanges, true) {
+		if len(m.AltTopics) == 0 && !m.Unsubscribes || !st.spend(&w.Left.SubscriptionChanges, true) {
 			return false
 		}
 		st.slot(i).Alt = !s.Alt
-		c, effs = s.Member.Subscribe(w.topicsOf(i, !s.Alt))
+		if m.Unsubscribes && !s.Alt {
+			c, effs = s.Member.Unsubscribe()
+		} else {
+			c, effs = s.Member.Subscribe(w.topicsOf(i, !s.Alt))
+		}
 	case LoseResponse:
 		if len(s.In) == 0 {
 			return false
