@@ -55,6 +55,8 @@ func All() []Property {
 		kip848ConvergedReachable,
 		// Reaction properties (both protocols), last so that the state properties' order stays.
 		fencedMeansStop, noOrphanMember,
+		// Only where group-max-size is set: no other config's report changes.
+		groupMaxSize,
 	}
 }
 

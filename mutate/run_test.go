@@ -3,6 +3,7 @@ package mutate
 import (
 	"io"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/groupcheck/groupcheck/invariants"
@@ -41,5 +42,29 @@ func TestKillableKilledEquivalentSurvives(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Errorf("%d mutants run, want 2: %v", len(got), got)
+	}
+}
+
+// TestGroupMaxSizeBites: the group-max-size property catches an off-by-one in the classic
+// capacity check (a second member admitted to a group of at most one) in the suite's
+// eager/group-max-size world, where no other property does. Long, as above.
+func TestGroupMaxSizeBites(t *testing.T) {
+	if os.Getenv("GROUPCHECK_LONG") == "" {
+		t.Skip("builds the mutated binary; set GROUPCHECK_LONG=1")
+	}
+	const offByOne = "impl/coordinator/join.go|(step).acceptJoiningMember|boundary|s.g.numAwaitingJoin() < max"
+	var world World
+	for _, w := range Suite() {
+		if w.Name == "eager/group-max-size" {
+			world = w
+		}
+	}
+	rep, err := Run(Options{Root: "..", Packages: []string{"impl/coordinator"}, Exclude: []string{"encode.go"}, Jobs: 1,
+		Suite: []World{world}, Select: func(m Mutant) bool { return m.Key == offByOne }, Log: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || rep.Results[0].Status != Killed || !slices.Equal(rep.Results[0].Killers, []string{"group-max-size"}) {
+		t.Errorf("%s: %+v, want killed by group-max-size alone", offByOne, rep.Results)
 	}
 }

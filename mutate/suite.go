@@ -130,7 +130,8 @@ budget subscription-changes=1
 	// handling (a commit refused after a session expiry); a KIP-848 commit answered after the
 	// member's epoch moved on (retried); a KIP-423 member whose first JoinGroup answer is lost
 	// (it rejoins with identity and RESTART in a Stable group: no rebalance); a KIP-848 member
-	// that unsubscribes and subscribes again.
+	// that unsubscribes and subscribes again; a KIP-423 leader's metadata rejoin (its
+// TOPIC_METADATA_CHANGE reason).
 	{"eager/any", eagerTwo + "topic t 2\n"},
 	{"eager/two-failovers", eagerOne + "budget failovers=2\ncommits on\n"},
 	{"kip848/two-failovers", strings.Replace(strings.Replace(eagerOne, "eager", "consumer", 1), "range", "uniform", 1) + "budget failovers=2\ncommits on\n"},
@@ -141,7 +142,17 @@ budget subscription-changes=1
 	{"eager/librdkafka-session-timeouts", strings.Replace(eagerTwo, "any", "range", 1) + "topic t 1\nbudget session-timeouts=1\ncommits librdkafka\n"},
 	{"eager/franz-go-session-timeouts", strings.Replace(eagerTwo, "any", "range", 1) + "topic t 1\nbudget session-timeouts=1\ncommits franz-go\n"},
 	{"kip848/commit-join", kip848TwoAbsent + "budget joins=1\ncommits on\n"},
+	{"kip848/commit-join-leave", kip848TwoAbsent + "budget joins=1 leaves=1\ncommits on\n"},
 	{"kip848/unsubscribe-resubscribe", strings.Replace(kip848Two, "member a topics=t\n", "member a topics=t alt-topics=-\n", 1) + "budget subscription-changes=2\n"},
+	{"kip423/partition-additions", `protocol cooperative
+consumer kip
+coordinator kip423
+assignor cooperative-sticky
+topic t 1
+member a topics=t
+member b topics=t
+budget partition-additions=1
+`},
 	{"kip423/lost-responses", `protocol cooperative
 consumer kip
 coordinator kip423
