@@ -131,7 +131,7 @@ budget subscription-changes=1
 	// member's epoch moved on (retried); a KIP-423 member whose first JoinGroup answer is lost
 	// (it rejoins with identity and RESTART in a Stable group: no rebalance); a KIP-848 member
 	// that unsubscribes and subscribes again; a KIP-423 leader's metadata rejoin (its
-// TOPIC_METADATA_CHANGE reason).
+	// TOPIC_METADATA_CHANGE reason).
 	{"eager/any", eagerTwo + "topic t 2\n"},
 	{"eager/two-failovers", eagerOne + "budget failovers=2\ncommits on\n"},
 	{"kip848/two-failovers", strings.Replace(strings.Replace(eagerOne, "eager", "consumer", 1), "range", "uniform", 1) + "budget failovers=2\ncommits on\n"},
