@@ -107,20 +107,22 @@ func Run(o Options) (*Report, error) {
 	if err := writeJSON(basePath, base); err != nil {
 		return nil, err
 	}
-	var todo, kept []Mutant
+	var built, todo, kept []Mutant
 	for _, m := range b.Mutants {
-		if _, dropped := b.Dropped[m.ID]; dropped {
-			continue
+		if _, dropped := b.Dropped[m.ID]; !dropped {
+			built = append(built, m)
 		}
+	}
+	built = interleave(built)
+	if o.Sample > 0 { // the sample is drawn from every mutant, so that reruns keep it
+		built = sample(built, o.Sample)
+	}
+	for _, m := range built {
 		if o.Select == nil || o.Select(m) {
 			todo = append(todo, m)
 		} else if _, ok := o.Previous[m.Key]; ok {
 			kept = append(kept, m)
 		}
-	}
-	todo = interleave(todo)
-	if o.Sample > 0 {
-		todo = sample(todo, o.Sample)
 	}
 	var states int64
 	var refCPU, mutCPU float64

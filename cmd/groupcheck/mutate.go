@@ -28,7 +28,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
 	tally := fs.String("tally", "", "run nothing: score the verdicts of a --json report or of a run's verdicts.jsonl (a run stopped early)")
-	rerun := fs.String("rerun", "", "run only the mutants a previous --json report (or verdicts.jsonl) did not kill (by key), keeping its other verdicts")
+	rerun := fs.String("rerun", "", "run only the mutants a previous --json report (or verdicts.jsonl, a stopped run's) did not kill (by key: its survivors, and those it never ran), keeping its kills")
 	sampleN := fs.Int("sample", 0, "run only the first N mutants of each package in the order of a hash of their keys: a deterministic sample (0: all)")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
@@ -46,24 +46,22 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	o := mutate.Options{Root: ".", Packages: splitList(*pkgs), Exclude: splitList(*exclude), Jobs: *jobs, Sample: *sampleN,
 		Work: *work, Equivalents: eq, Log: newStatusLog(stderr, mutateProgress)}
-	var again map[string]bool
+	var killed map[string]bool
 	if *rerun != "" {
 		prev, err := mutate.ReadResults(*rerun)
 		if err != nil {
 			fmt.Fprintf(stderr, "groupcheck mutate: --rerun: %v\n", err)
 			return 2
 		}
-		again, o.Previous = map[string]bool{}, map[string]mutate.Verdict{}
+		killed, o.Previous = map[string]bool{}, map[string]mutate.Verdict{}
 		for _, r := range prev {
-			if r.Status != mutate.Killed {
-				again[r.Key] = true
-			} else {
-				o.Previous[r.Key] = r.Verdict
+			if r.Status == mutate.Killed {
+				killed[r.Key], o.Previous[r.Key] = true, r.Verdict
 			}
 		}
 	}
 	o.Select = func(m mutate.Mutant) bool {
-		return strings.Contains(m.Key, *only) && (again == nil || again[m.Key])
+		return strings.Contains(m.Key, *only) && !killed[m.Key]
 	}
 	if *tally != "" {
 		res, err := mutate.ReadResults(*tally)
