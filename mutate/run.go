@@ -27,11 +27,11 @@ type Baseline struct {
 	// per kind: a mutant that makes an event cost more of them is slower, not safer.
 	UnavailableBy map[string]int `json:"unavailable_by,omitempty"`
 	// PerStart is the same per measured event, by the converged world it starts in and the
-	// event (invariants.Rounds.PerStart): rebalances and partition-steps without an owner. A
+	// event (invariants.Rounds.PerStart): rebalances, partition-steps without an owner and steps. A
 	// mutant that makes one event in one world slower is caught even when its kind's worst
 	// case, set elsewhere, does not change (a leave that waits for a timer to complete the
 	// join the reference completes at once).
-	PerStart map[string][2]int `json:"per_start,omitempty"`
+	PerStart map[string][3]int `json:"per_start,omitempty"`
 	Seconds  float64           `json:"seconds"`
 	CPU      float64           `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
 	Hits     []int32           `json:"hits"`
@@ -66,6 +66,11 @@ const RoundsName = "rounds"
 // (the figure --max-unavailable bounds): slower, not wrong by any safety property.
 const UnavailableName = "unavailable"
 
+// StepsName is the pseudo-property of a mutant that needs more steps to converge again after
+// an environment event in a converged world than the reference needs after the same event in
+// the same world: slower, though no partition waits longer for an owner.
+const StepsName = "steps"
+
 // capStates is the state cap of a mutant in a world whose reference has n states: a mutant may
 // grow the world, but one that grows it far without a violation is called timed out.
 func capStates(n int64) int64 { return 3*n + 5000 }
@@ -93,9 +98,9 @@ func RunBaseline(w World) (Baseline, error) {
 		for k, f := range lr.Rounds.ByEvent {
 			b.RoundsBy[k], b.UnavailableBy[k] = f.Rebalances, f.Unavailability
 		}
-		b.PerStart = map[string][2]int{}
+		b.PerStart = map[string][3]int{}
 		for k, f := range lr.Rounds.PerStart {
-			b.PerStart[k] = [2]int{f.Rebalances, f.Unavailability}
+			b.PerStart[k] = [3]int{f.Rebalances, f.Unavailability, f.Steps}
 		}
 	}
 	b.Seconds, b.CPU = time.Since(start).Seconds(), cpuSeconds()-cpu
@@ -189,6 +194,8 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 			return []string{RoundsName}, false, nil
 		case exceeds(f.Unavailability, ref[1]):
 			return []string{UnavailableName}, false, nil
+		case exceeds(f.Steps, ref[2]):
+			return []string{StepsName}, false, nil
 		}
 	}
 	return nil, false, nil
