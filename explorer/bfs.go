@@ -25,6 +25,7 @@ type checker[S, A any] struct {
 	m       Model[S, A]
 	red     Reducer[S, A] // nil: no partial-order reduction
 	acyclic bool          // red's ample steps form no cycle: no proviso
+	d       drafter[S, A] // m's two-step successors, if it makes them so (Compact)
 	props   []Property[S]
 	o       Options
 	kinds   []string
@@ -65,6 +66,7 @@ type checker[S, A any] struct {
 // worker is the per-goroutine scratch state; only goroutine w touches
 // ws[w] during a parallel phase.
 type worker[S, A any] struct {
+	id     int
 	acts   []A
 	enc    []byte
 	out    writer[S]
@@ -127,8 +129,12 @@ func newChecker[S, A any](m Model[S, A], props []Property[S], o Options) *checke
 	c.coverage = make([]int64, len(c.kinds))
 	c.decided = make([]bool, len(props))
 	c.at = make([]found, len(props))
-	for range c.workers {
-		w := &worker[S, A]{cov: make([]int64, len(c.kinds)), hits: make([]uint64, len(props))}
+	if d, ok := m.(drafter[S, A]); ok {
+		c.d = d
+		d.pads(c.workers)
+	}
+	for id := range c.workers {
+		w := &worker[S, A]{id: id, cov: make([]int64, len(c.kinds)), hits: make([]uint64, len(props))}
 		for i := range w.hits {
 			w.hits[i] = math.MaxUint64
 		}

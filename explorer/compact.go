@@ -32,6 +32,12 @@ type Codec[S, P any] interface {
 	Unpack(p P) S
 }
 
+// A Repacker is a Codec that packs a successor faster knowing its parent ps and the
+// parent's packed form pp: the parts the step left as they were keep the parent's indices.
+type Repacker[S, P any] interface {
+	Repack(ps S, pp P, s S) P
+}
+
 // Packed is a state kept by its packed form, with the fingerprint of its canonical encoding.
 // It holds no pointers when P holds none, and the explorer keeps such states off the Go heap.
 type Packed[P any] struct {
@@ -45,6 +51,71 @@ type Compacted[S, A any, P comparable] struct {
 	c     Codec[S, P]
 	bufs  sync.Pool // *[]byte, encoding scratch
 	cache [unpackCache]atomic.Pointer[unpacked[S, P]]
+	pad   []draftPad[S, P] // per worker (drafter)
+}
+
+// drafter is a model whose successors are made in two steps: draft fingerprints a successor
+// of the worker's current parent, and keep makes the state to store, called only for the
+// successors the search keeps. Compacted is one: most successors are states seen before
+// (cooperative-kafka generates 2.6 per distinct state), and those are never packed.
+type drafter[S, A any] interface {
+	pads(workers int)
+	// parent makes s worker w's parent and forgets its drafts.
+	parent(w int, s S)
+	// draft returns the fingerprint of the parent's successor under a, and false when a is
+	// not enabled; a successor other than the parent (fingerprint self) is kept as the next
+	// draft.
+	draft(w int, a A, self uint64) (uint64, bool)
+	// keep is the state of draft k.
+	keep(w int, k int) S
+}
+
+// draftPad is one worker's parent, unpacked once, and its drafts.
+type draftPad[S any, P comparable] struct {
+	parent Packed[P]
+	s      S
+	has    bool // parent and s are set
+	succ   []S
+	fps    []uint64
+	enc    []byte
+	_      [64]byte
+}
+
+func (cm *Compacted[S, A, P]) pads(workers int) { cm.pad = make([]draftPad[S, P], workers) }
+
+func (cm *Compacted[S, A, P]) parent(w int, p Packed[P]) {
+	d := &cm.pad[w]
+	clear(d.succ)
+	d.succ, d.fps = d.succ[:0], d.fps[:0]
+	if !d.has || d.parent != p {
+		d.parent, d.s, d.has = p, cm.Unpack(p), true
+	}
+}
+
+func (cm *Compacted[S, A, P]) draft(w int, a A, self uint64) (uint64, bool) {
+	d := &cm.pad[w]
+	t, ok := cm.m.Next(d.s, a)
+	if !ok {
+		return 0, false
+	}
+	d.enc = cm.m.Encode(t, d.enc[:0])
+	fp := fingerprint(d.enc)
+	// The explorer knows the packed state by the fingerprint of its Encode.
+	var b [8]byte
+	key := fingerprint(cm.Encode(Packed[P]{FP: fp}, b[:0]))
+	if key != self {
+		d.succ = append(d.succ, t)
+		d.fps = append(d.fps, fp)
+	}
+	return key, true
+}
+
+func (cm *Compacted[S, A, P]) keep(w int, k int) Packed[P] {
+	d := &cm.pad[w]
+	if r, ok := cm.c.(Repacker[S, P]); ok {
+		return Packed[P]{FP: d.fps[k], P: r.Repack(d.s, d.parent.P, d.succ[k])}
+	}
+	return Packed[P]{FP: d.fps[k], P: cm.c.Pack(d.succ[k])}
 }
 
 // unpacked is a cached unpacking: the explorer asks for the same parent's actions and each of

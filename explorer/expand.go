@@ -115,12 +115,18 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 		// when the model offers one and the cycle proviso holds
 		// (reduce.go).
 		w.succ, w.fps, w.idx = w.succ[:0], w.fps[:0], w.idx[:0]
+		if c.d != nil {
+			c.d.parent(w.id, s)
+		}
 		w.amp = w.amp[:0]
 		if c.red != nil {
 			w.amp = c.red.Ample(s, w.acts, w.amp)
 			if !c.expandAmple(w, s, self, &gen) {
 				w.succ, w.fps, w.idx = w.succ[:0], w.fps[:0], w.idx[:0]
 				w.amp = w.amp[:0]
+				if c.d != nil {
+					c.d.parent(w.id, s) // forgets the drafts taken back
+				}
 			}
 		}
 		if len(w.amp) == 0 {
@@ -143,9 +149,12 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 		for k, fp := range w.fps {
 			key := parentKey(pos, w.idx[k])
 			if c.cl.claim(fp, key, c.vis, &w.budget) {
-				if c.rebuild {
+				switch {
+				case c.rebuild:
 					w.out.addFP(fp, uint32(key-keyBase))
-				} else {
+				case c.d != nil:
+					w.out.add(c.d.keep(w.id, k), uint32(key-keyBase))
+				default:
 					w.out.add(w.succ[k], uint32(key-keyBase))
 				}
 				added++
@@ -163,18 +172,27 @@ func (c *checker[S, A]) expandUnit(w *worker[S, A], cur *level[S], u unit, id in
 // whether the action is enabled.
 func (c *checker[S, A]) successor(w *worker[S, A], s S, i int, self uint64) bool {
 	a := w.acts[i]
-	t, ok := c.m.Next(s, a)
-	if !ok {
-		return false
+	var fp uint64
+	if c.d != nil {
+		var ok bool
+		if fp, ok = c.d.draft(w.id, a, self); !ok {
+			return false
+		}
+	} else {
+		t, ok := c.m.Next(s, a)
+		if !ok {
+			return false
+		}
+		w.enc = c.m.Encode(t, w.enc[:0])
+		if fp = fingerprint(w.enc); fp != self {
+			w.succ = append(w.succ, t)
+		}
 	}
 	w.cov[c.m.ActionKind(a)]++
-	w.enc = c.m.Encode(t, w.enc[:0])
-	fp := fingerprint(w.enc)
 	if fp == self {
 		w.loop = true
 		return true
 	}
-	w.succ = append(w.succ, t)
 	w.fps = append(w.fps, fp)
 	w.idx = append(w.idx, i)
 	return true

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
@@ -66,31 +67,85 @@ func (p *Packer) Pack(w World) PackedWorld {
 	bp := p.bufs.Get().(*[]byte)
 	defer p.bufs.Put(bp)
 	e := encoder{buf: (*bp)[:0], genAsEpoch: w.cfg.ConsumerProtocol}
-	var pw PackedWorld
-	if e.genAsEpoch {
-		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, 0, v) })
-		pw.Coord = p.groups.id(p.seed, e.buf, w.Group)
-	} else {
-		e.buf = w.Coord.AppendCanonical(e.buf, func(buf []byte, g impl.Generation) []byte { return encodeGen(buf, 0, 0, false, g) })
-		pw.Coord = p.coords.id(p.seed, e.buf, w.Coord)
-	}
 	if len(w.Slots) > MaxPackedSlots {
 		panic("spec: more member slots than a packed world holds")
 	}
-	pw.N = uint8(len(w.Slots))
+	pw := PackedWorld{N: uint8(len(w.Slots)), Observed: w.Observed}
+	pw.Coord = p.coord(&e, w)
 	for i := range w.Slots {
-		e.buf = e.buf[:0]
-		e.slot(&w.Slots[i])
-		pw.Slots[i] = p.slots.id(p.seed, e.buf, w.Slots[i])
+		pw.Slots[i] = p.slot(&e, &w.Slots[i])
 	}
+	pw.Rest = p.rest(&e, w)
+	*bp = e.buf
+	return pw
+}
+
+// coord interns w's coordinator: the KIP-848 group under protocol consumer, else the classic
+// one. Generations and epochs are encoded absolutely (base 0).
+func (p *Packer) coord(e *encoder, w World) uint32 {
+	e.buf = e.buf[:0]
+	if e.genAsEpoch {
+		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, 0, v) })
+		return p.groups.id(p.seed, e.buf, w.Group)
+	}
+	e.buf = w.Coord.AppendCanonical(e.buf, func(buf []byte, g impl.Generation) []byte { return encodeGen(buf, 0, 0, false, g) })
+	return p.coords.id(p.seed, e.buf, w.Coord)
+}
+
+func (p *Packer) slot(e *encoder, s *Slot) uint32 {
+	e.buf = e.buf[:0]
+	e.slot(s)
+	return p.slots.id(p.seed, e.buf, *s)
+}
+
+// rest interns the cluster, the budgets and whether a new coordinator is loading.
+func (p *Packer) rest(e *encoder, w World) uint32 {
 	e.buf = e.buf[:0]
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)
 	e.bool(w.Loading)
-	pw.Rest = p.rests.id(p.seed, e.buf, rest{w.Cluster, w.Left, w.Loading})
-	pw.Observed = w.Observed
+	return p.rests.id(p.seed, e.buf, rest{w.Cluster, w.Left, w.Loading})
+}
+
+// Repack is Pack for a successor w of parent, packed as pp: a part of w that is a bitwise
+// copy of the parent's (the step did not touch it: Step copies what it does not change,
+// slices included, and writes only new values) is the same part, and keeps the parent's
+// index without being encoded or looked up. Bitwise equality implies equal encodings; a part
+// that differs only in padding or in a shared slice's address is packed as Pack does.
+func (p *Packer) Repack(parent World, pp PackedWorld, w World) PackedWorld {
+	if len(w.Slots) != len(parent.Slots) {
+		return p.Pack(w)
+	}
+	bp := p.bufs.Get().(*[]byte)
+	defer p.bufs.Put(bp)
+	e := encoder{buf: (*bp)[:0], genAsEpoch: w.cfg.ConsumerProtocol}
+	pw := PackedWorld{N: pp.N, Observed: w.Observed}
+	switch {
+	case e.genAsEpoch && same(&w.Group, &parent.Group), !e.genAsEpoch && same(&w.Coord, &parent.Coord):
+		pw.Coord = pp.Coord
+	default:
+		pw.Coord = p.coord(&e, w)
+	}
+	for i := range w.Slots {
+		if same(&w.Slots[i], &parent.Slots[i]) {
+			pw.Slots[i] = pp.Slots[i]
+			continue
+		}
+		pw.Slots[i] = p.slot(&e, &w.Slots[i])
+	}
+	if same(&w.Cluster, &parent.Cluster) && w.Left == parent.Left && w.Loading == parent.Loading {
+		pw.Rest = pp.Rest
+	} else {
+		pw.Rest = p.rest(&e, w)
+	}
 	*bp = e.buf
 	return pw
+}
+
+// same reports whether *a and *b are bitwise equal (see Repack).
+func same[T any](a, b *T) bool {
+	n := unsafe.Sizeof(*a)
+	return unsafe.String((*byte)(unsafe.Pointer(a)), n) == unsafe.String((*byte)(unsafe.Pointer(b)), n)
 }
 
 // Unpack returns the world pw stands for.
