@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
@@ -78,4 +79,15 @@ func pathText(c spec.Config, p *explorer.Path[spec.World, spec.Action]) []string
 		out = append(out, s.Action.Text(&c))
 	}
 	return out
+}
+
+// ownSlots returns w with copies of its slots, which a test may edit (a world's slots are
+// shared with the worlds it came from: spec.World.Slots).
+func ownSlots(w spec.World) spec.World {
+	w.Slots = slices.Clone(w.Slots)
+	for i, s := range w.Slots {
+		c := *s
+		w.Slots[i] = &c
+	}
+	return w
 }

@@ -162,8 +162,7 @@ func TestKIP848StatePropertiesBite(t *testing.T) {
 		t.Errorf("target naming a non-member: reason %q", why)
 	}
 	// b's client believes it also owns a's partition: both are current, so both forms fail.
-	dbl := w
-	dbl.Slots = append([]spec.Slot(nil), w.Slots...)
+	dbl := ownSlots(w)
 	dbl.Slots[1].Member.OwnedPartitions = dbl.Slots[1].Member.OwnedPartitions.Union(w.Owned(0))
 	for _, name := range []string{"kip848-exclusive-ownership", "kip848-exclusive-ownership-strict"} {
 		p, _ := Lookup(name)
@@ -189,12 +188,11 @@ func TestKIP848StepPropertiesBite(t *testing.T) {
 	init := spec.Init(*w.Config())
 	a := w.Slots[0].Member
 	epoch := a.Epoch()
-	lower := w
-	lower.Slots = append([]spec.Slot(nil), w.Slots...)
+	lower := ownSlots(w)
 	lower.Slots[0].Member.MemberEpoch = epoch - 1
 	if epoch-1 <= 0 {
 		lower.Slots[0].Member.MemberEpoch = epoch
-		w.Slots = append([]spec.Slot(nil), w.Slots...)
+		w = ownSlots(w)
 		w.Slots[0].Member.MemberEpoch = epoch + 1
 	}
 	other := w.Owned(1)

@@ -108,8 +108,7 @@ func TestStatePropertiesBite(t *testing.T) {
 	ws := walk(t, config(t, twoMembers), stableScript...)
 	stable := ws[len(ws)-1]
 	// b's consumer believes it also owns t-0: both are current, so both forms fail.
-	bad := stable
-	bad.Slots = append([]spec.Slot(nil), stable.Slots...)
+	bad := ownSlots(stable)
 	bad.Slots[1].Client.OwnedPartitions = bad.Slots[1].Client.OwnedPartitions.Add(impl.TP("t", 0))
 	for _, name := range []string{"exclusive-ownership", "exclusive-ownership-strict"} {
 		p, _ := Lookup(name)

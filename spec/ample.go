@@ -112,7 +112,7 @@ func (w World) Progresses(n World, i int) bool {
 // SameToOthers reports whether n, the world after a local step of slot i in w, looks the same
 // to the rest of the world as w: the same held ids and the same member ids referred to.
 func (w World) SameToOthers(n World, i int) bool {
-	return slices.Equal(w.heldBy(i), n.heldBy(i)) && sameIDs(w.Slots[i], n.Slots[i])
+	return slices.Equal(w.heldBy(i), n.heldBy(i)) && sameIDs(*w.Slots[i], *n.Slots[i])
 }
 
 // heldBy lists the member ids slot i stands behind (held, heldKIP848), sorted.

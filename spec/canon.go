@@ -90,7 +90,7 @@ func (s Symmetry) leastSorted(w World, buf []byte) []byte {
 		for _, i := range class {
 			from[i] = len(sig)
 			e.buf = sig
-			e.signature(&w.Slots[i])
+			e.signature(w.Slots[i])
 			sig = e.buf
 			to[i] = len(sig)
 		}

@@ -56,6 +56,7 @@ import (
 var (
 	generationType = reflect.TypeFor[impl.Generation]()
 	epochType      = reflect.TypeFor[impl.Epoch]()
+	slotPtrType    = reflect.TypeFor[*Slot]()
 	typeCodes      = map[reflect.Type]byte{}
 	plans          sync.Map // reflect.Type → encodeFunc
 )
@@ -117,6 +118,9 @@ func planFor(t reflect.Type) encodeFunc {
 func buildPlan(t reflect.Type) encodeFunc {
 	if t == epochType {
 		return func(e *encoder, v reflect.Value) { e.appendEpoch(impl.Epoch(v.Int())) }
+	}
+	if t == slotPtrType { // a world's slots are never nil: encoded as the slots themselves
+		return func(e *encoder, v reflect.Value) { planFor(t.Elem())(e, v.Elem()) }
 	}
 	if t == generationType {
 		return func(e *encoder, v reflect.Value) {

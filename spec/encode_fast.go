@@ -48,7 +48,7 @@ func (w World) Encode(buf []byte) []byte {
 	}
 	e.buf = binary.AppendUvarint(e.buf, uint64(len(w.Slots)))
 	for i := range w.Slots {
-		e.slot(&w.Slots[i])
+		e.slot(w.Slots[i])
 	}
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)

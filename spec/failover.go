@@ -94,7 +94,7 @@ func (st *stepper) loaded() bool {
 // stale connection (the old broker answers NOT_COORDINATOR) or one that reaches the new
 // coordinator while it loads. ok is false when the request reaches a serving coordinator.
 func (st *stepper) coordinatorAway(i int, req impl.Request) ([]impl.Reply, bool) {
-	s := st.w.Slots[i]
+	s := *st.w.Slots[i]
 	switch {
 	case s.Stale:
 		if s.Process != Running && s.Process != Hung && len(s.Out) == 0 {

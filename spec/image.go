@@ -213,7 +213,7 @@ func (s Symmetry) encodeSlots(w World, p []int, buf []byte) []byte {
 	}
 	e.uint(uint64(len(w.Slots)))
 	for _, i := range from {
-		sl := r.slot(w.Slots[i], e.genAsEpoch)
+		sl := r.slot(*w.Slots[i], e.genAsEpoch)
 		e.slot(&sl)
 	}
 	e.cluster(w.Cluster)

@@ -58,7 +58,7 @@ func (w World) initConsumerProtocol() World {
 // new connection, subscribed (its join heartbeat is sent at once). Requests of the previous
 // incarnation still in flight stay queued; its responses are gone.
 func (st *stepper) startMember(i int) {
-	old := st.w.Slots[i]
+	old := *st.w.Slots[i]
 	m := st.w.cfg.Members[i]
 	s := st.slot(i)
 	*s = Slot{Process: Running, Incarnation: old.Incarnation + 1, Alt: old.Alt, Out: old.Out}
@@ -412,7 +412,7 @@ func (w World) heartbeatMatters(i int, next kip848client.Member, effs []kip848cl
 // memberEnvKIP848 is an environment event on one member slot, within its budget.
 func (st *stepper) memberEnvKIP848(i int, k Kind) bool {
 	w := &st.w
-	s := w.Slots[i]
+	s := *w.Slots[i]
 	m := w.cfg.Members[i]
 	switch k {
 	case Start:

@@ -72,7 +72,7 @@ func sends(effs []consumer.Effect) bool {
 // memberEnv is an environment event on one member slot, within its budget.
 func (st *stepper) memberEnv(i int, k Kind) bool {
 	w := &st.w
-	s := w.Slots[i] // read; written back through st.slot only when the event happens
+	s := *w.Slots[i] // read; written back through st.slot only when the event happens
 	m := w.cfg.Members[i]
 	switch k {
 	case Start:
@@ -117,7 +117,7 @@ func (st *stepper) clientEnv(i int, k Kind) bool {
 	if !w.Live(i) {
 		return false
 	}
-	s := w.Slots[i] // read; apply writes the successor
+	s := *w.Slots[i] // read; apply writes the successor
 	var c consumer.Consumer
 	var effs []consumer.Effect
 	switch k {
@@ -172,7 +172,7 @@ func (st *stepper) metadata(k Kind, topic string) bool {
 // SyncGroup. With a deterministic assignor choice is nil; with `any` it is one of the valid
 // assignments (Actions lists them all).
 func (st *stepper) assign(i int, choice []impl.MemberAssignment) bool {
-	s := st.w.Slots[i]
+	s := *st.w.Slots[i]
 	if s.Assigning == nil || !st.w.Live(i) {
 		return false
 	}

@@ -30,7 +30,7 @@ type Packer struct {
 	init   World
 	coords table[coordinator.Group]
 	groups table[kip848.Group]
-	slots  table[Slot]
+	slots  table[*Slot] // slots are immutable once in a world (World.Slots)
 	rests  table[rest]
 	seed   maphash.Seed
 	bufs   sync.Pool // *[]byte
@@ -73,7 +73,7 @@ func (p *Packer) Pack(w World) PackedWorld {
 	pw := PackedWorld{N: uint8(len(w.Slots)), Observed: w.Observed}
 	pw.Coord = p.coord(&e, w)
 	for i := range w.Slots {
-		pw.Slots[i] = p.slot(&e, &w.Slots[i])
+		pw.Slots[i] = p.slot(&e, w.Slots[i])
 	}
 	pw.Rest = p.rest(&e, w)
 	*bp = e.buf
@@ -95,7 +95,7 @@ func (p *Packer) coord(e *encoder, w World) uint32 {
 func (p *Packer) slot(e *encoder, s *Slot) uint32 {
 	e.buf = e.buf[:0]
 	e.slot(s)
-	return p.slots.id(p.seed, e.buf, *s)
+	return p.slots.id(p.seed, e.buf, s)
 }
 
 // rest interns the cluster, the budgets and whether a new coordinator is loading.
@@ -107,11 +107,12 @@ func (p *Packer) rest(e *encoder, w World) uint32 {
 	return p.rests.id(p.seed, e.buf, rest{w.Cluster, w.Left, w.Loading})
 }
 
-// Repack is Pack for a successor w of parent, packed as pp: a part of w that is a bitwise
-// copy of the parent's (the step did not touch it: Step copies what it does not change,
-// slices included, and writes only new values) is the same part, and keeps the parent's
-// index without being encoded or looked up. Bitwise equality implies equal encodings; a part
-// that differs only in padding or in a shared slice's address is packed as Pack does.
+// Repack is Pack for a successor w of parent, packed as pp: a part of w that is the parent's
+// (the slot itself, shared: Step copies only the slots it writes) or a bitwise copy of it
+// (the coordinator and the rest: Step copies what it does not change, slices included, and
+// writes only new values) is the same part, and keeps the parent's index without being
+// encoded or looked up. Bitwise equality implies equal encodings; a part that differs only
+// in padding or in a shared slice's address is packed as Pack does.
 func (p *Packer) Repack(parent World, pp PackedWorld, w World) PackedWorld {
 	if len(w.Slots) != len(parent.Slots) {
 		return p.Pack(w)
@@ -127,11 +128,11 @@ func (p *Packer) Repack(parent World, pp PackedWorld, w World) PackedWorld {
 		pw.Coord = p.coord(&e, w)
 	}
 	for i := range w.Slots {
-		if same(&w.Slots[i], &parent.Slots[i]) {
+		if w.Slots[i] == parent.Slots[i] {
 			pw.Slots[i] = pp.Slots[i]
 			continue
 		}
-		pw.Slots[i] = p.slot(&e, &w.Slots[i])
+		pw.Slots[i] = p.slot(&e, w.Slots[i])
 	}
 	if same(&w.Cluster, &parent.Cluster) && w.Left == parent.Left && w.Loading == parent.Loading {
 		pw.Rest = pp.Rest
@@ -156,7 +157,7 @@ func (p *Packer) Unpack(pw PackedWorld) World {
 	} else {
 		w.Coord = p.coords.get(pw.Coord)
 	}
-	w.Slots = make([]Slot, pw.N)
+	w.Slots = make([]*Slot, pw.N)
 	for i := range w.Slots {
 		w.Slots[i] = p.slots.get(pw.Slots[i])
 	}

@@ -25,20 +25,27 @@ func Step(w World, a Action) (World, []Event, bool) {
 }
 
 // stepper accumulates one step: the successor world and its events. Most candidate actions
-// are not enabled, so the slot slice is copied only when a step first writes to it.
+// are not enabled, so the slot slice is copied only when a step first writes to it, and a
+// slot only when the step first writes to that slot; the others stay shared with the parent.
 type stepper struct {
 	w      World
 	ev     []Event
 	cloned bool
+	owned  uint16 // the slots already copied for the successor, one bit each
 }
 
-// slot is slot i of the successor, writable: the slice is copied on first use.
+// slot is slot i of the successor, writable: the slice and the slot are copied on first use.
 func (st *stepper) slot(i int) *Slot {
 	if !st.cloned {
 		st.w.Slots = slices.Clone(st.w.Slots)
 		st.cloned = true
 	}
-	return &st.w.Slots[i]
+	if st.owned&(1<<i) == 0 {
+		s := *st.w.Slots[i]
+		st.w.Slots[i] = &s
+		st.owned |= 1 << i
+	}
+	return st.w.Slots[i]
 }
 
 func (st *stepper) do(a Action) bool {

@@ -509,9 +509,9 @@ func TestSignatureNamesNoSlot(t *testing.T) {
 			e := encoder{base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: c.ConsumerProtocol}
 			for i := range w.Slots {
 				e.buf = nil
-				e.signature(&w.Slots[i])
+				e.signature(w.Slots[i])
 				want := e.buf
-				img := r.slot(w.Slots[i], c.ConsumerProtocol)
+				img := r.slot(*w.Slots[i], c.ConsumerProtocol)
 				e.buf = nil
 				e.signature(&img)
 				if !bytes.Equal(e.buf, want) {

@@ -65,8 +65,10 @@ type World struct {
 	Coord coordinator.Group `spec:"classic"`
 	// Group is the KIP-848 coordinator (protocol consumer only; the zero value otherwise,
 	// while Coord stays an idle classic coordinator under protocol consumer).
-	Group   kip848.Group `spec:"kip848"`
-	Slots   []Slot
+	Group kip848.Group `spec:"kip848"`
+	// Slots are shared between worlds and never written: a step copies the slot it changes
+	// (copy on write), so a successor costs one slot, not all of them.
+	Slots   []*Slot
 	Cluster impl.Cluster
 	Left    Budget
 	// Observed is a set of flags owned by observers of the run (step properties that must
@@ -87,16 +89,20 @@ func Init(cfg Config) World {
 	w := World{
 		cfg:     &c,
 		Coord:   coordinator.New(coordinator.Config{Variant: c.Coordinator, Faults: c.Faults, MaxSize: c.MaxSize, Persist: c.Budget.Failovers > 0}),
-		Slots:   make([]Slot, len(c.Members)),
+		Slots:   make([]*Slot, len(c.Members)),
 		Cluster: impl.NewCluster(c.Topics...),
 		Left:    c.Budget,
+	}
+	for i := range w.Slots {
+		w.Slots[i] = &Slot{}
 	}
 	if c.ConsumerProtocol {
 		return w.initConsumerProtocol()
 	}
 	for i, m := range c.Members {
 		if !m.Absent {
-			w.Slots[i] = w.startSlot(i, Slot{})
+			s := w.startSlot(i, Slot{})
+			w.Slots[i] = &s
 		}
 	}
 	return w

@@ -106,7 +106,7 @@ func Run(a Adapter, t *traces.Trace, opts Options) (Report, error) {
 		if s.Process != spec.Running {
 			continue
 		}
-		want, got, err := d.start(i, name(i), s)
+		want, got, err := d.start(i, name(i), *s)
 		if errors.Is(err, ErrUnsupported) {
 			rep.Skipped = fmt.Sprintf("the adapter does not support the protocol of %s", t.Config.Name)
 			return rep, nil
@@ -127,7 +127,7 @@ func Run(a Adapter, t *traces.Trace, opts Options) (Report, error) {
 		in := "start"
 		switch sr.Step.Action.Kind {
 		case spec.Start, spec.Restart:
-			want, got, err = d.start(i, name(i), sr.Post.Slots[i])
+			want, got, err = d.start(i, name(i), *sr.Post.Slots[i])
 		case spec.Crash:
 			d.drop(i)
 			continue
