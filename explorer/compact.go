@@ -3,7 +3,6 @@ package explorer
 import (
 	"encoding/binary"
 	"sync"
-	"sync/atomic"
 )
 
 // Compact frontiers.
@@ -50,7 +49,7 @@ type Compacted[S, A any, P comparable] struct {
 	m     Model[S, A]
 	c     Codec[S, P]
 	bufs  sync.Pool // *[]byte, encoding scratch
-	cache [unpackCache]atomic.Pointer[unpacked[S, P]]
+	cache [unpackCache]unpacked[S, P]
 	pad   []draftPad[S, P] // per worker (drafter)
 }
 
@@ -118,9 +117,12 @@ func (cm *Compacted[S, A, P]) keep(w int, k int) Packed[P] {
 	return Packed[P]{FP: d.fps[k], P: cm.c.Pack(d.succ[k])}
 }
 
-// unpacked is a cached unpacking: the explorer asks for the same parent's actions and each of
-// its successors in a row, and a state with pointers costs an allocation to unpack.
+// unpacked is a cached unpacking: the explorer judges every property on a state in a row,
+// and a state with pointers costs an allocation to unpack. An entry is copied in and out under
+// its lock, so a miss allocates nothing but the unpacking.
 type unpacked[S any, P comparable] struct {
+	mu sync.Mutex
+	ok bool
 	fp uint64
 	p  P
 	s  S
@@ -152,12 +154,18 @@ func (cm *Compacted[S, A, P]) pack(s S) Packed[P] {
 
 // Unpack returns the state p stands for.
 func (cm *Compacted[S, A, P]) Unpack(p Packed[P]) S {
-	slot := &cm.cache[p.FP%unpackCache]
-	if e := slot.Load(); e != nil && e.fp == p.FP && e.p == p.P {
-		return e.s
+	e := &cm.cache[p.FP%unpackCache]
+	e.mu.Lock()
+	if e.ok && e.fp == p.FP && e.p == p.P {
+		s := e.s
+		e.mu.Unlock()
+		return s
 	}
+	e.mu.Unlock()
 	s := cm.c.Unpack(p.P)
-	slot.Store(&unpacked[S, P]{fp: p.FP, p: p.P, s: s})
+	e.mu.Lock()
+	e.ok, e.fp, e.p, e.s = true, p.FP, p.P, s
+	e.mu.Unlock()
 	return s
 }
 
