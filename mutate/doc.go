@@ -26,8 +26,10 @@
 //
 // The reference explores the suite once first, in coverage mode (rt.Hits): which points each
 // world reaches, what holds there, its rounds and its size. A mutant then runs only the worlds
-// that reach it, cheapest first, stops at the first catch, and is judged only by what held for
-// the reference (the expected zombie window of the strict properties never counts). Verdicts
+// that reach it, cheapest first, each in one pass (pass: safety checked while the liveness
+// graph is built), stops at the first catch, and is judged only by what held for the reference
+// (the expected zombie window of the strict properties never counts) and by how fast the
+// reference converges after each environment event (rounds, unavailable, steps). Verdicts
 // depend on state caps, not on the clock or on Jobs, except for a mutant that loops inside
 // impl/ without returning to the explorer.
 //

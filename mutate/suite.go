@@ -48,7 +48,7 @@ func Suite() []World {
 }
 
 // skipped are the worlds the suite leaves out, each over 100 K states (a surviving mutant
-// explores every world that reaches it, twice: safety, then the liveness graph), and what
+// explores every world that reaches it), and what
 // takes their paths instead.
 var skipped = map[string]string{
 	"cooperative-kafka/session-timeouts":              "mutant-world/skip-join-prepare-after-reset (the same without commits) and cooperative-kafka/crashes (commits)",
