@@ -75,12 +75,21 @@ type GroupProtocol struct {
 // Assignment is the consumer protocol's assignment, carried in SyncGroup (ConsumerProtocol
 // Assignment, KAFKA.md §2.2). Error is the seed's per-member error code (NEEDS_REJOIN, seed 000
 // §2.6, §3.5); shipped Kafka has no such field and it is always None there.
+//
+// Followup is an assignor's request, in the assignment's user data, that the member rejoin
+// once it has applied the assignment: Kafka Streams' AssignmentInfo.nextRebalanceMs below
+// Long.MAX_VALUE — 0 for an immediate follow-up (tasks withheld until their owner revoked
+// them), a later time for a KIP-441 probing rebalance (StreamsPartitionAssignor
+// addClientAssignments). Like all user data the coordinator stores it with the assignment
+// and hands it out again unchanged (KAFKA-9821 put it there so that a restarted member still
+// sees it). Time is abstract here, so an immediate and a delayed follow-up are one flag.
 type Assignment struct {
 	Partitions PartitionSet
 	Error      ErrorCode
+	Followup   bool
 }
 
 // Equal compares two assignments.
 func (a Assignment) Equal(o Assignment) bool {
-	return a.Partitions.Equal(o.Partitions) && a.Error == o.Error
+	return a.Partitions.Equal(o.Partitions) && a.Error == o.Error && a.Followup == o.Followup
 }

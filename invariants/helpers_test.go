@@ -61,6 +61,18 @@ func check(t *testing.T, c spec.Config, workers int) explorer.Report[spec.World,
 	return explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{Workers: workers})
 }
 
+// holdsOrExpected fails the test for every property of r that neither holds nor is violated
+// for a reason the property expects in c.
+func holdsOrExpected(t *testing.T, c spec.Config, r explorer.Report[spec.World, spec.Action]) {
+	t.Helper()
+	for _, p := range r.Properties {
+		q, _ := Lookup(p.Name)
+		if p.Status != explorer.Holds && !(p.Status == explorer.Violated && q.ExpectedViolation(c) != "") {
+			t.Errorf("%s: %s", p.Name, p.Status)
+		}
+	}
+}
+
 func status(r explorer.Report[spec.World, spec.Action], name string) explorer.Status {
 	for _, p := range r.Properties {
 		if p.Name == name {

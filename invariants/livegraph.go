@@ -163,9 +163,13 @@ func (q *fifo) pop() spec.World {
 // forever (one request in flight at a time) would otherwise starve its own heartbeat and
 // poll, which weak fairness cannot force when they are enabled only between commits — a
 // modelling artifact, not a protocol livelock (the real client heartbeats from its own thread).
+// An assign that marks a follow-up (budget followups) is the assignor's budgeted choice, not
+// forced; carrying a follow-up out (Followup) is fair, like a timer bound to fire.
 func Fair(a spec.Action, w, n spec.World) bool {
 	switch a.Kind {
-	case spec.DeliverRequest, spec.DeliverResponse, spec.Assign, spec.Poll, spec.Heartbeat, spec.Refresh, spec.Load, spec.Resume:
+	case spec.Assign:
+		return a.Followup == "" // marking a follow-up is the assignor's budgeted choice
+	case spec.DeliverRequest, spec.DeliverResponse, spec.Poll, spec.Heartbeat, spec.Refresh, spec.Load, spec.Resume, spec.Followup:
 		return true
 	case spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout, spec.RebalanceTimeout:
 		return w.Left == n.Left

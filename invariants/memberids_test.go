@@ -31,12 +31,7 @@ member-ids %s
 		t.Run(tc.ids, func(t *testing.T) {
 			c := config(t, fmt.Sprintf(world, tc.ids))
 			r := exhaust(t, c, tc.distinct)
-			for _, p := range r.Properties {
-				q, _ := Lookup(p.Name)
-				if p.Status != explorer.Holds && !(p.Status == explorer.Violated && q.ExpectedViolation(c) != "") {
-					t.Errorf("%s: %s", p.Name, p.Status)
-				}
-			}
+			holdsOrExpected(t, c, r)
 			if l := Liveness(c, 100000); l.Status != explorer.Holds {
 				t.Errorf("converges: %s (%d stuck)", l.Status, l.Stuck)
 			}

@@ -48,6 +48,9 @@ const (
 	// Pause: a live member's process stops (budget pauses); Resume: it goes on (fair).
 	Pause
 	Resume
+	// Followup: a member carries out the follow-up rebalance its last assignment asked for
+	// (budget followups; fair, see followup.go).
+	Followup
 	numKinds
 )
 
@@ -55,7 +58,7 @@ var kindNames = [numKinds]string{
 	"deliver-request", "deliver-response", "assign", "poll", "heartbeat", "commit", "refresh",
 	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
 	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
-	"sync-timeout", "rebalance-timeout", "hang", "failover", "load", "pause", "resume",
+	"sync-timeout", "rebalance-timeout", "hang", "failover", "load", "pause", "resume", "followup",
 }
 
 func (k Kind) String() string { return kindNames[k] }
@@ -74,6 +77,9 @@ type Action struct {
 	// assignor. Under protocol consumer it is the target the KIP-848 coordinator installs
 	// when the slot's head request recomputes it (`any` only).
 	Choice []impl.MemberAssignment
+	// Followup is the member whose assignment the leader marks with a follow-up request
+	// (Assign only, budget followups; "" for none).
+	Followup impl.MemberID
 }
 
 // Text renders the action in its stable text form, naming members from the config.
@@ -89,6 +95,9 @@ func (a Action) Text(c *Config) string {
 	s := a.Kind.String() + " " + c.Members[a.Slot].Name
 	if a.Choice != nil {
 		s += " " + formatChoice(a.Choice)
+	}
+	if a.Followup != "" {
+		s += " " + followupKey + string(a.Followup)
 	}
 	return s
 }
@@ -136,6 +145,18 @@ func ParseAction(c *Config, s string) (Action, error) {
 		return Action{}, fmt.Errorf("action %q: unknown member %q", s, name)
 	}
 	a.Slot = int8(i)
+	if f := strings.LastIndex(" "+choice, " "+followupKey); hasChoice && f >= 0 {
+		if k != Assign {
+			return Action{}, fmt.Errorf("action %q: only assign takes %s", s, followupKey)
+		}
+		id := choice[f+len(followupKey):]
+		if id == "" || strings.Contains(id, " ") {
+			return Action{}, fmt.Errorf("action %q: %s takes one member id", s, followupKey)
+		}
+		a.Followup = impl.MemberID(id)
+		choice = strings.TrimSpace(choice[:f])
+		hasChoice = choice != ""
+	}
 	if hasChoice {
 		if k != Assign {
 			return Action{}, fmt.Errorf("action %q: only assign takes an assignment", s)

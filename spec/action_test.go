@@ -19,6 +19,7 @@ assignor any
 topic t 2
 member a topics=t
 member b topics=t
+budget followups=1
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ budget crashes=1 rebalance-timeouts=1
 		cfgs = append(cfgs, c)
 	}
 	kinds := map[Kind]bool{}
+	followups := false
 	for _, c := range cfgs {
 		frontier := []World{Init(c)}
 		for depth := 0; depth < 12 && len(frontier) > 0; depth++ {
@@ -59,6 +61,7 @@ budget crashes=1 rebalance-timeouts=1
 						t.Fatalf("%s: %q parses to a different action (-want +got):\n%s", c.Name, text, d)
 					}
 					kinds[a.Kind] = true
+					followups = followups || a.Followup != "" && a.Choice != nil
 					if n, ok := Next(w, a); ok && len(next) < 100 {
 						next = append(next, n)
 					}
@@ -67,8 +70,8 @@ budget crashes=1 rebalance-timeouts=1
 			frontier = next
 		}
 	}
-	if !kinds[Assign] || !kinds[SessionExpiry] || !kinds[AddPartition] || !kinds[RebalanceTimeout] {
-		t.Errorf("round trip never saw assign, session-expiry, add-partition or rebalance-timeout actions: %v", kinds)
+	if !kinds[Assign] || !kinds[SessionExpiry] || !kinds[AddPartition] || !kinds[RebalanceTimeout] || !kinds[Followup] || !followups {
+		t.Errorf("round trip never saw assign (with a follow-up), session-expiry, add-partition, rebalance-timeout or followup actions: %v", kinds)
 	}
 }
 
@@ -84,6 +87,8 @@ func TestParseActionErrors(t *testing.T) {
 		{"poll a a#1=(t-0)", "only assign takes an assignment"},
 		{"assign a a#1=(t-x)", `partition "t-x": want topic-N`},
 		{"assign a a#1=(t-0", "unclosed parenthesis"},
+		{"poll a followup=b#1", "only assign takes followup="},
+		{"assign a followup=", "followup= takes one member id"},
 	} {
 		if _, err := ParseAction(&c, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseAction(%q) = %v, want an error containing %q", tc.text, err, tc.want)

@@ -21,6 +21,9 @@ func Actions(w World, buf []Action) []Action {
 		for _, k := range []Kind{Poll, Heartbeat, Commit, Refresh} {
 			buf = append(buf, Action{Kind: k, Slot: slot})
 		}
+		if w.cfg.Budget.Followups > 0 {
+			buf = append(buf, Action{Kind: Followup, Slot: slot})
+		}
 	}
 	for i := range w.Slots {
 		for _, k := range []Kind{Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout} {
@@ -46,10 +49,10 @@ func Actions(w World, buf []Action) []Action {
 
 func (w World) assignActions(i int, buf []Action) []Action {
 	if w.cfg.Assignor != "any" {
-		return append(buf, Action{Kind: Assign, Slot: int8(i)})
+		return w.followupChoices(i, append(buf, Action{Kind: Assign, Slot: int8(i)}))
 	}
 	for _, c := range w.anyChoices(i) {
-		buf = append(buf, Action{Kind: Assign, Slot: int8(i), Choice: c})
+		buf = w.followupChoices(i, append(buf, Action{Kind: Assign, Slot: int8(i), Choice: c}))
 	}
 	return buf
 }

@@ -105,6 +105,10 @@ type Budget struct {
 	// Pauses: a live member's whole process stops (stop-the-world) and resumes later with
 	// its state; timers that fire on it meanwhile are free (see pause.go).
 	Pauses int
+	// Followups: the leader's assignor asks one member of the round, in its assignment, to
+	// rejoin once it has applied it — Kafka Streams' follow-up and probing rebalances
+	// (KIP-441; classic protocols only: see followup.go).
+	Followups int
 }
 
 // Assignor names the config accepts. "any" is every valid assignment, to check safety for all
@@ -145,6 +149,9 @@ func (c Config) Validate() error {
 	}
 	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
 		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")
+	}
+	if c.ConsumerProtocol && c.Budget.Followups != 0 {
+		return fmt.Errorf("budget followups: a follow-up is asked for by a client-side assignor in its assignment, which protocol consumer does not run (the coordinator assigns)")
 	}
 	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
 		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")
@@ -252,6 +259,7 @@ func (b *Budget) fields() []budgetField {
 		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
 		{"poll-timeouts", &b.PollTimeouts}, {"rebalance-timeouts", &b.RebalanceTimeouts},
 		{"hangs", &b.Hangs}, {"failovers", &b.Failovers}, {"pauses", &b.Pauses},
+		{"followups", &b.Followups},
 	}
 }
 

@@ -88,6 +88,9 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		{"rebalance-timeouts under classic", classic + "budget rebalance-timeouts=1\n", "budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer"},
 		{"bad protocol", strings.Replace(base, "protocol consumer", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager, consumer`},
 		{"classic commit client", base + "commits librdkafka\n", "commits librdkafka: a classic client's commit handling"},
+		{"followups under protocol consumer", base + "budget followups=1\n", "budget followups: a follow-up is asked for by a client-side assignor"},
+		{"followups out of range", classic + "budget followups=9\n", "budget followups: 9 outside 0..8"},
+		{"followups not a number", classic + "budget followups=x\n", "followups"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))

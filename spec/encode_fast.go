@@ -136,7 +136,7 @@ func (e *encoder) cluster(c impl.Cluster) {
 func (e *encoder) budget(b *Budget) {
 	for _, v := range [...]int{b.Joins, b.Leaves, b.Crashes, b.Restarts, b.SubscriptionChanges,
 		b.PartitionAdditions, b.TopicDeletions, b.LostResponses, b.SessionTimeouts, b.JoinTimeouts,
-		b.SyncTimeouts, b.PollTimeouts, b.RebalanceTimeouts, b.Hangs, b.Failovers, b.Pauses} {
+		b.SyncTimeouts, b.PollTimeouts, b.RebalanceTimeouts, b.Hangs, b.Failovers, b.Pauses, b.Followups} {
 		e.int(int64(v))
 	}
 }
@@ -162,6 +162,7 @@ func (e *encoder) joinMembers(ms []impl.JoinGroupMember) {
 func (e *encoder) assignment(a impl.Assignment) {
 	e.set(a.Partitions)
 	e.int(int64(a.Error))
+	e.bool(a.Followup)
 }
 
 func (e *encoder) slot(s *Slot) {
@@ -234,6 +235,7 @@ func (e *encoder) consumer(c *consumer.Consumer) {
 	e.set(c.UserData.Previous)
 	e.gen(c.UserData.Generation)
 	e.gen(c.OwnedGeneration)
+	e.bool(c.FollowupDue)
 	for i := range c.Requests {
 		p := &c.Requests[i]
 		e.bool(p.Active)

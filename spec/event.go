@@ -135,6 +135,9 @@ func formatAssignments(as []impl.MemberAssignment) string {
 		if m.Assignment.Error != impl.None {
 			s += "!" + m.Assignment.Error.String()
 		}
+		if m.Assignment.Followup {
+			s += "+followup"
+		}
 	}
 	return s
 }

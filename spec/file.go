@@ -46,7 +46,10 @@ import (
 //	                                          moves and the new one loads the group from
 //	                                          the log) in both protocols; pauses (a
 //	                                          member's whole process stops and resumes
-//	                                          later) in both protocols
+//	                                          later) in both protocols; followups (the
+//	                                          leader's assignor asks a member of the
+//	                                          round to rejoin after applying its
+//	                                          assignment, KIP-441) classic-only
 //	fault       NAME                          a mutant (see groupcheck mutants)
 //	member-ids  server | client               protocol consumer only; default server:
 //	                                          the coordinator names a joining member;

@@ -261,6 +261,7 @@ func (r renamer) coordinator(e *encoder, g coordinator.Group) {
 		e.bool(m.PendingSync)
 		e.set(m.Assignment.Partitions)
 		e.int(int64(m.Assignment.Error))
+		e.bool(m.Assignment.Followup)
 		e.bool(m.IsNew)
 	}
 	pending := g.Pending()
@@ -298,6 +299,7 @@ func (r renamer) log(e *encoder, g coordinator.Group) {
 		e.subscription(ms[k].Subscription)
 		e.set(ms[k].Assignment.Partitions)
 		e.int(int64(ms[k].Assignment.Error))
+		e.bool(ms[k].Assignment.Followup)
 	}
 }
 

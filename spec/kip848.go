@@ -254,7 +254,7 @@ func (st *stepper) doKIP848(a Action) bool {
 		return st.failover()
 	case Load:
 		return st.loaded()
-	case Refresh, PendingExpiry, JoinTimeout, SyncTimeout, Hang:
+	case Refresh, PendingExpiry, JoinTimeout, SyncTimeout, Hang, Followup:
 		return false
 	}
 	panic("spec: unknown action kind " + a.Kind.String())

@@ -42,6 +42,11 @@ func (st *stepper) memberStep(i int, k Kind) bool {
 			return false
 		}
 		c, effs = c.MetadataChanged(st.w.Cluster)
+	case Followup:
+		was := c.FollowupDue
+		if c, effs = c.FollowupTick(); c.FollowupDue == was {
+			return false
+		}
 	}
 	st.apply(i, c, effs)
 	return true
@@ -170,8 +175,9 @@ func (st *stepper) metadata(k Kind, topic string) bool {
 
 // assign is the leader computing the assignment of the round it was elected for and sending
 // SyncGroup. With a deterministic assignor choice is nil; with `any` it is one of the valid
-// assignments (Actions lists them all).
-func (st *stepper) assign(i int, choice []impl.MemberAssignment) bool {
+// assignments (Actions lists them all). followup, when not empty, is the member whose
+// assignment asks for a follow-up rebalance, within the followups budget (followup.go).
+func (st *stepper) assign(i int, choice []impl.MemberAssignment, followup impl.MemberID) bool {
 	s := *st.w.Slots[i]
 	if s.Assigning == nil || !st.w.Live(i) {
 		return false
@@ -188,6 +194,15 @@ func (st *stepper) assign(i int, choice []impl.MemberAssignment) bool {
 			return false
 		}
 		out = leader.LeadWith(in, choice)
+	}
+	if followup != "" {
+		var ok bool
+		if out.Failed || !st.spend(&st.w.Left.Followups, true) {
+			return false
+		}
+		if out.Assignments, ok = leader.RequestFollowup(out.Assignments, followup); !ok {
+			return false
+		}
 	}
 	st.ev = append(st.ev, AssignEvent{Slot: i, Name: st.name(i), Generation: s.Assigning.Generation,
 		Members: leader.ReadMembers(in.Members, in.ReadVersion), Assignments: out.Assignments, Plan: out.Plan, Failed: out.Reason})

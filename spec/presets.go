@@ -79,6 +79,17 @@ member b topics=t
 budget failovers=1 crashes=1
 commits on
 `},
+	{"cooperative-followup", "cooperative-sticky as shipped; the assignor asks a member for a follow-up rebalance (Kafka Streams, KIP-441) and a crash; commits", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+budget followups=1 crashes=1
+commits on
+`},
 	{"static-kip423", "static members that restart, sending KIP-423 RESTART to a coordinator that honours it", `
 protocol cooperative
 consumer kip

@@ -134,6 +134,9 @@ func responseText(r impl.Response) string {
 		if r.Assignment.Error != impl.None {
 			s += " error=" + r.Assignment.Error.String()
 		}
+		if r.Assignment.Followup {
+			s += " followup"
+		}
 		return s
 	case impl.HeartbeatResponse:
 		return "Heartbeat " + r.Error.String()

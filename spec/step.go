@@ -64,8 +64,8 @@ func (st *stepper) do(a Action) bool {
 	case DeliverResponse:
 		return st.deliverResponse(i)
 	case Assign:
-		return st.assign(i, a.Choice)
-	case Poll, Heartbeat, Commit, Refresh:
+		return st.assign(i, a.Choice, a.Followup)
+	case Poll, Heartbeat, Commit, Refresh, Followup:
 		return st.memberStep(i, a.Kind)
 	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout, Hang:
 		return st.memberEnv(i, a.Kind)

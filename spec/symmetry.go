@@ -215,6 +215,9 @@ func (s Symmetry) Action(k int, a Action) Action {
 	default:
 		a.Slot = int8(r.to[a.Slot])
 		a.Choice = r.assignments(a.Choice)
+		if a.Followup != "" {
+			a.Followup = r.id(a.Followup)
+		}
 	}
 	return a
 }

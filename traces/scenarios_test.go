@@ -174,6 +174,21 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/kip1082-static-first-response-lost-client.trace", want: []string{"lose-response a",
 			"a -> coord: ConsumerGroupHeartbeat member=a#1 epoch=0 instance=a", "coord -> a: ConsumerGroupHeartbeat UNRELEASED_INSTANCE_ID",
 			"a: fatal UNRELEASED_INSTANCE_ID"}},
+		// Reference: KIP-441 (Streams' nextRebalanceMs), KIP-568 — an assignor's follow-up:
+		// the cooperative member keeps what it owns and the group rebalances to the same
+		// assignment.
+		{file: "scenarios/followup-cooperative-kafka.trace", want: []string{"assign a followup=b#1",
+			"b#1=(t-1)+followup", "coord -> b: SyncGroup NONE assignment=(t-1) followup", "followup-due",
+			"followup b", "b -> coord: JoinGroup v9 member=b#1 cooperative-sticky{topics=t owned=(t-1) gen=1}",
+			"coord -> a: Heartbeat REBALANCE_IN_PROGRESS", "a: assigns gen 2: a#1=(t-0) b#1=(t-1)", "check\n----\nok"},
+			notWant: []string{"on-partitions-revoked", "on-partitions-lost"}},
+		// Reference: KAFKA-10455, KAFKA.md §1.4 — a follower's unchanged metadata: no
+		// rebalance, and the stored request comes back.
+		{file: "scenarios/followup-unchanged-follower-kafka.trace", want: []string{"assign a followup=b#1",
+			"b: on-partitions-revoked (t-1)", "b -> coord: JoinGroup v9 member=b#1 range{topics=t owned=() gen=-1}",
+			"coord -> b: JoinGroup NONE gen=1", "coord -> b: SyncGroup NONE assignment=(t-1) followup",
+			"b: on-partitions-assigned (t-1)", "followup-due", "check\n----\nok"},
+			notWant: []string{"gen=2", "| coord    PreparingRebalance gen=1"}},
 		// Reference: KAFKA.md §1.12 — the zombie window.
 		{file: "scenarios/session-expiry-zombie.trace", want: []string{"session-expiry a#1", "violation exclusive-ownership-strict: "},
 			notWant: []string{"violation exclusive-ownership: "}},

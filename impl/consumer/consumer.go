@@ -52,6 +52,10 @@ type Consumer struct {
 	// nothing was ever assigned or after a reset). It is bookkeeping only: the claim label a
 	// JoinGroup carries is the current generation Gen.ID (claimGeneration, KAFKA.md §2.8).
 	OwnedGeneration impl.Generation
+	// FollowupDue: the last assignment applied asked for a follow-up rebalance
+	// (impl.Assignment Followup; Kafka Streams' nextScheduledRebalanceMs, which every
+	// onAssignment sets or clears); FollowupTick carries it out.
+	FollowupDue bool
 
 	// Requests holds the in-flight marker of each request kind.
 	Requests [numKinds]Pending
@@ -149,6 +153,10 @@ type CommitTick struct{}
 // Close is a graceful close. Reference: KAFKA.md §1.7, §1.11.
 type Close struct{}
 
+// FollowupTick is the application's check for a follow-up rebalance its assignor asked for.
+// Reference: KIP-441, KIP-568.
+type FollowupTick struct{}
+
 // PollTimeout is max.poll.interval.ms expiring on the heartbeat thread. Reference: KAFKA.md §1.9.
 type PollTimeout struct{}
 
@@ -174,6 +182,7 @@ func (MetadataChanged) isInput()     {}
 func (PollTick) isInput()            {}
 func (HeartbeatTick) isInput()       {}
 func (CommitTick) isInput()          {}
+func (FollowupTick) isInput()        {}
 func (Close) isInput()               {}
 func (PollTimeout) isInput()         {}
 func (RequestTimedOut) isInput()     {}
@@ -196,6 +205,8 @@ func (c Consumer) Step(in Input) (Consumer, []Effect) {
 		return c.HeartbeatTick()
 	case CommitTick:
 		return c.CommitTick()
+	case FollowupTick:
+		return c.FollowupTick()
 	case Close:
 		return c.Close()
 	case PollTimeout:

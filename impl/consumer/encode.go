@@ -38,7 +38,7 @@ func (c Consumer) AppendEncoding(buf []byte) []byte {
 
 func (c Consumer) flags() byte {
 	var f byte
-	for i, b := range []bool{c.RejoinNeeded, c.NeedsJoinPrepare, c.HasJoined, c.Leader, c.AwaitingAssignment, c.Closed} {
+	for i, b := range []bool{c.RejoinNeeded, c.NeedsJoinPrepare, c.HasJoined, c.Leader, c.AwaitingAssignment, c.Closed, c.FollowupDue} {
 		if b {
 			f |= 1 << i
 		}
@@ -75,6 +75,7 @@ func (c Consumer) String() string {
 	}{
 		{c.RejoinNeeded, "rejoin-needed"}, {c.NeedsJoinPrepare, "needs-join-prepare"},
 		{c.Leader, "leader"}, {c.AwaitingAssignment, "awaiting-assignment"}, {c.Closed, "closed"},
+		{c.FollowupDue, "followup-due"},
 	} {
 		if f.on {
 			b.WriteString(" " + f.name)

@@ -9,6 +9,10 @@ type JoinTrigger int8
 
 const (
 	TriggerNone JoinTrigger = iota
+	// TriggerFollowup: the assignor asked for a follow-up rebalance (FollowupTick; KIP-441):
+	// keep the owned partitions, as KIP-568's enforceRebalance does. The weakest trigger: any
+	// other pending one decides what is revoked.
+	TriggerFollowup
 	// TriggerNeedsRejoin: SyncGroup assignment carried NEEDS_REJOIN (§1.f): keep the
 	// updated owned partitions.
 	TriggerNeedsRejoin
@@ -25,7 +29,7 @@ const (
 	TriggerSubscriptionChange
 )
 
-var triggerNames = [...]string{"none", "needs-rejoin", "metadata-change", "fenced",
+var triggerNames = [...]string{"none", "followup", "needs-rejoin", "metadata-change", "fenced",
 	"member-id-required", "rebalance-in-progress", "subscription-change"}
 
 func (t JoinTrigger) String() string {
@@ -44,7 +48,7 @@ type TriggerPlan struct {
 
 // PlanJoinTrigger applies seed 000 §1 to the owned set: a, c, d revoke everything; b keeps
 // what still exists in the cluster and loses the rest; e loses everything; f (and no
-// trigger) keeps everything. Reference: KIP-429 §1.a–f.
+// trigger, or an assignor's follow-up) keeps everything. Reference: KIP-429 §1.a–f; KIP-441.
 func PlanJoinTrigger(t JoinTrigger, owned impl.PartitionSet, cluster impl.Cluster) TriggerPlan {
 	switch t {
 	case TriggerSubscriptionChange, TriggerRebalanceInProgress, TriggerMemberIDRequired:
@@ -55,7 +59,7 @@ func PlanJoinTrigger(t JoinTrigger, owned impl.PartitionSet, cluster impl.Cluste
 		return TriggerPlan{Keep: owned.Filter(cluster.Exists), Lost: owned.Filter(func(tp impl.TopicPartition) bool {
 			return !cluster.Exists(tp)
 		})}
-	case TriggerNone, TriggerNeedsRejoin:
+	case TriggerNone, TriggerFollowup, TriggerNeedsRejoin:
 		return TriggerPlan{Keep: owned}
 	}
 	panic("consumer.PlanJoinTrigger: invalid trigger " + t.String())

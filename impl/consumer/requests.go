@@ -48,8 +48,11 @@ func (c Consumer) claimGenerationUserData() impl.Generation {
 }
 
 // joinReason is the KIP-423 JoinReason the variant KIP sends: RESTART for the first join of
-// an incarnation, TOPIC_METADATA_CHANGE for a leader's metadata rejoin. Kafka sends none
-// (KIP-800's free text is informational only, KAFKA.md §4).
+// an incarnation, TOPIC_METADATA_CHANGE for a leader's metadata rejoin, UPGRADE for an
+// assignor's follow-up (the seed's one reason that always rebalances; its motivation names
+// this case: Streams members that finished restoring must be able to ask for a rebalance,
+// seed 004 ¶1). Kafka sends none (KIP-800's free text, e.g. Streams' "triggered followup
+// rebalance scheduled for …", is informational only, KAFKA.md §4).
 func (c Consumer) joinReason() impl.JoinReason {
 	if c.Config.Variant != impl.KIP {
 		return impl.ReasonUnspecified
@@ -59,6 +62,9 @@ func (c Consumer) joinReason() impl.JoinReason {
 	}
 	if c.Trigger == TriggerMetadataChange {
 		return impl.ReasonTopicMetadataChange
+	}
+	if c.Trigger == TriggerFollowup {
+		return impl.ReasonUpgrade
 	}
 	return impl.ReasonUnspecified
 }

@@ -77,7 +77,10 @@ func (c Consumer) synced(a impl.Assignment) (Consumer, []Effect) {
 //  2. added = assigned − owned;
 //  3. cooperative: revoked = owned − assigned → onPartitionsRevoked(revoked) first, then
 //     requestRejoin so the revoked partitions can move in the next round;
-//  4. owned := assigned, sticky user data updated, onPartitionsAssigned(added), even empty.
+//  4. owned := assigned, sticky user data updated, onPartitionsAssigned(added), even empty;
+//     the assignor's onAssignment records whether a follow-up rebalance was asked for
+//     (FollowupDue; Streams' StreamsPartitionAssignor.onAssignment →
+//     maybeScheduleFollowupRebalance, which clears an older request when none was asked).
 //
 // Eager members reach it with nothing owned (onJoinPrepare revoked everything), so added is
 // the whole assignment. Reference: KAFKA.md §2.6.
@@ -88,6 +91,7 @@ func OnJoinComplete(c Consumer, a impl.Assignment) (Consumer, []Effect) {
 		return c, nil
 	}
 	var effs []Effect
+	c.FollowupDue = a.Followup
 	added := assigned.Minus(c.OwnedPartitions)
 	if c.Config.Protocol() == impl.Cooperative {
 		revoked := c.OwnedPartitions.Minus(assigned)
@@ -133,6 +137,7 @@ func ApplySyncGroup(owned, assigned impl.PartitionSet) SyncPlan {
 func ApplySyncGroupKIP(c Consumer, a impl.Assignment) (Consumer, []Effect) {
 	plan := ApplySyncGroup(c.OwnedPartitions, a.Partitions)
 	c.adopt(plan.Owned)
+	c.FollowupDue = a.Followup
 	effs := []Effect{Callback{Kind: Assigned, Partitions: plan.Added}}
 	effs = callback(effs, Revoked, plan.Revoked)
 	if a.Error != impl.NeedsRejoin || c.Config.SubscriptionVersion == 0 {

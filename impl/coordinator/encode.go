@@ -40,7 +40,8 @@ func (m Member) appendEncoding(buf []byte) []byte {
 	buf = binary.AppendVarint(buf, int64(m.Join.Version))
 	buf = binary.AppendVarint(buf, int64(m.Sync.Conn))
 	buf = impl.AppendPartitionSet(buf, m.Assignment.Partitions)
-	return binary.AppendVarint(buf, int64(m.Assignment.Error))
+	buf = binary.AppendVarint(buf, int64(m.Assignment.Error))
+	return append(buf, boolByte(m.Assignment.Followup))
 }
 
 func appendSubscription(buf []byte, s impl.Subscription) []byte {
@@ -112,10 +113,13 @@ func (m Member) String() string {
 	if m.IsNew {
 		f = append(f, "new")
 	}
-	if !m.Assignment.Partitions.IsEmpty() || m.Assignment.Error != impl.None {
+	if !m.Assignment.Partitions.IsEmpty() || m.Assignment.Error != impl.None || m.Assignment.Followup {
 		a := "asg=" + m.Assignment.Partitions.String()
 		if m.Assignment.Error != impl.None {
 			a += "!" + m.Assignment.Error.String()
+		}
+		if m.Assignment.Followup {
+			a += "+followup"
 		}
 		f = append(f, a)
 	}
@@ -163,6 +167,7 @@ func (g Group) AppendCanonical(buf []byte, gen func([]byte, impl.Generation) []b
 		buf = append(buf, boolByte(m.PendingSync))
 		buf = impl.AppendPartitionSet(buf, m.Assignment.Partitions)
 		buf = binary.AppendVarint(buf, int64(m.Assignment.Error))
+		buf = append(buf, boolByte(m.Assignment.Followup))
 		buf = append(buf, boolByte(m.IsNew))
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.pending)))
@@ -190,6 +195,7 @@ func (g Group) appendCanonicalLog(buf []byte, gen func([]byte, impl.Generation) 
 		buf = appendCanonicalSubscription(buf, m.Subscription, gen)
 		buf = impl.AppendPartitionSet(buf, m.Assignment.Partitions)
 		buf = binary.AppendVarint(buf, int64(m.Assignment.Error))
+		buf = append(buf, boolByte(m.Assignment.Followup))
 	}
 	return buf
 }

@@ -28,7 +28,8 @@ var ErrUnsupported = errors.New("conform: protocol not supported by this adapter
 
 // Member is one incarnation of the classic consumer under test, driven one input at a time.
 type Member interface {
-	// Step delivers one input — a poll, a heartbeat or commit timer, a coordinator response,
+	// Step delivers one input — a poll, a heartbeat or commit timer, the check for a
+	// follow-up rebalance the assignor asked for (consumer.FollowupTick), a coordinator response,
 	// the leader's computed assignment, a subscription or metadata change, a close, a lost
 	// response — and returns what the member did in response, in order: the requests it
 	// sends (consumer.Send), the rebalance callbacks it invokes (consumer.Callback) and a

@@ -65,6 +65,8 @@ func classicInput(sr traces.StepResult) (consumer.Input, bool) {
 		return consumer.HeartbeatTick{}, true
 	case spec.Commit:
 		return consumer.CommitTick{}, true
+	case spec.Followup:
+		return consumer.FollowupTick{}, true
 	case spec.Refresh:
 		return consumer.MetadataChanged{Cluster: sr.Pre.Cluster}, true
 	case spec.DeliverResponse:

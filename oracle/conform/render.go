@@ -83,6 +83,9 @@ func (o Options) request(r impl.Request) string {
 			if a.Assignment.Error != impl.None {
 				s += "!" + a.Assignment.Error.String()
 			}
+			if a.Assignment.Followup {
+				s += "+followup"
+			}
 		}
 		return s
 	case impl.HeartbeatRequest:
