@@ -5,14 +5,21 @@ import (
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
+// commitFencing is the harm commit fencing exists to prevent: a commit accepted from outside
+// the current generation (the coordinator's only check, KAFKA.md §1.8), or one that overwrites
+// the progress of a partition another member of the group owns or is assigned — its next
+// owner would resume from the wrong offset. A member committing a partition it still owns
+// from an earlier generation that nobody else has is not that (librdkafka does it with the
+// generation of a round it has not synced; commitFencingStrict flags it).
 var commitFencing = Property{
 	Name:      "commit-fencing",
 	Kind:      explorer.Always,
-	Statement: "an accepted OffsetCommit for a partition comes from its owner in the current generation",
+	Statement: "an accepted OffsetCommit comes from a member of the current generation, for partitions no other member of the group owns or is assigned",
 	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
 	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
@@ -21,16 +28,79 @@ var commitFencing = Property{
 			if !ok || c.Error != impl.None {
 				continue
 			}
-			m, ok := pre.Coord.Member(c.MemberID)
-			if !ok || c.Generation != pre.Coord.Generation() {
-				return fmt.Sprintf("commit of %s from %s gen %d accepted, but the group is at gen %d without it", c.Partitions, c.MemberID, c.Generation, pre.Coord.Generation())
+			if why := commitOutsideGeneration(pre, c); why != "" {
+				return why
 			}
+			if why := commitOfOthers(pre, c); why != "" {
+				return why
+			}
+		}
+		return ""
+	},
+}
+
+// commitFencingStrict asks more than the harm: every partition an accepted commit names is
+// the committer's in the current generation's assignment. A client that commits with the
+// generation it holds before it has synced breaks it without harm (librdkafka; README
+// Real-deployment faults), so there its violation is expected.
+var commitFencingStrict = Property{
+	Name:      "commit-fencing-strict",
+	Kind:      explorer.Always,
+	Statement: "an accepted OffsetCommit for a partition comes from its owner in the current generation's assignment (stricter than the harm: fails where a client commits what it still owns before it has synced)",
+	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
+	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
+	Expected: func(c spec.Config) string {
+		if c.CommitPolicy == consumer.CommitLibrdkafka {
+			return "librdkafka commits with the generation of a round it has not synced, naming partitions it still owns that the round has not assigned yet (rd_kafka_cgrp_offsets_commit; README Real-deployment faults)"
+		}
+		return ""
+	},
+	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+		for _, e := range ev {
+			c, ok := e.(spec.CommitEvent)
+			if !ok || c.Error != impl.None {
+				continue
+			}
+			if why := commitOutsideGeneration(pre, c); why != "" {
+				return why
+			}
+			m, _ := pre.Coord.Member(c.MemberID)
 			if extra := c.Partitions.Minus(m.Assignment.Partitions); !extra.IsEmpty() {
 				return fmt.Sprintf("commit of %s from %s gen %d accepted, but gen %d assigned it %s", c.Partitions, c.MemberID, c.Generation, pre.Coord.Generation(), m.Assignment.Partitions)
 			}
 		}
 		return ""
 	},
+}
+
+// commitOutsideGeneration says why an accepted commit did not come from a member of the
+// current generation, or "".
+func commitOutsideGeneration(pre spec.World, c spec.CommitEvent) string {
+	if _, ok := pre.Coord.Member(c.MemberID); !ok || c.Generation != pre.Coord.Generation() {
+		return fmt.Sprintf("commit of %s from %s gen %d accepted, but the group is at gen %d without it", c.Partitions, c.MemberID, c.Generation, pre.Coord.Generation())
+	}
+	return ""
+}
+
+// commitOfOthers says which partition of an accepted commit another member of the group is
+// assigned (the coordinator's record) or owns (a process, running, hung or paused, holding
+// that member id), or "".
+func commitOfOthers(pre spec.World, c spec.CommitEvent) string {
+	for _, m := range pre.Coord.AllMembers() {
+		if m.ID == c.MemberID {
+			continue
+		}
+		if both := c.Partitions.Intersect(m.Assignment.Partitions); !both.IsEmpty() {
+			return fmt.Sprintf("commit of %s from %s gen %d accepted, but gen %d assigns %s to %s", c.Partitions, c.MemberID, c.Generation, pre.Coord.Generation(), both, m.ID)
+		}
+		for j, s := range pre.Slots {
+			alive := s.Process == spec.Running || s.Process == spec.Hung || s.Process == spec.Paused
+			if both := c.Partitions.Intersect(s.Client.Owned()); alive && s.Client.MemberID() == m.ID && !both.IsEmpty() {
+				return fmt.Sprintf("commit of %s from %s gen %d accepted, but %s (%s) owns %s", c.Partitions, c.MemberID, c.Generation, pre.Config().Members[j].Name, m.ID, both)
+			}
+		}
+	}
+	return ""
 }
 
 var generationMonotonic = Property{

@@ -57,6 +57,8 @@ func All() []Property {
 		fencedMeansStop, noOrphanMember,
 		// Only where group-max-size is set: no other config's report changes.
 		groupMaxSize,
+		// The strict form of commit-fencing, appended so that the report order stays.
+		commitFencingStrict,
 	}
 }
 
