@@ -7,6 +7,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/spec"
 )
 
 // TestFollowupRebalances: an assignor that asks for follow-up rebalances (budget followups,
@@ -27,10 +28,12 @@ func TestFollowupRebalances(t *testing.T) {
 		{"eager", eager.Replace(twoMembers) + "budget followups=1\n", 1566},
 		{"cooperative, a crash", twoMembers + "budget followups=1 crashes=1\n", 42273},
 		{"the seed's consumer, KIP-423", kip.Replace(twoMembers) + "budget followups=1\n", 2078},
+		// The preset adds commits (README Results).
+		{"preset cooperative-followup", presetText(t, "cooperative-followup"), 79896},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if testing.Short() && tc.distinct > 10000 {
-				t.Skip("explores 42k states with liveness")
+				t.Skipf("explores %d states with liveness", tc.distinct)
 			}
 			c := config(t, tc.world)
 			r := check(t, c, 0)
@@ -106,4 +109,16 @@ budget followups=1
 			}
 		})
 	}
+}
+
+// presetText is a built-in world's config text.
+func presetText(t *testing.T, name string) string {
+	t.Helper()
+	for _, p := range spec.Presets {
+		if p.Name == name {
+			return p.Text
+		}
+	}
+	t.Fatalf("no preset %q", name)
+	return ""
 }
