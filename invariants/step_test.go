@@ -59,7 +59,7 @@ func TestStepPropertiesBite(t *testing.T) {
 	}, {
 		// Reference: KAFKA.md §1.8: a commit is accepted only from a current member.
 		prop: "commit-fencing", pre: stable, post: stable, want: "the group is at gen 1 without it",
-		bad:  []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: 0, Partitions: t0}},
+		bad: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: 0, Partitions: t0}},
 	}, {
 		// Reference: KAFKA.md §1.8: the strict form, the committer's own assignment.
 		prop: "commit-fencing-strict", pre: stable, post: stable, want: "gen 1 assigned it (t-0)",
