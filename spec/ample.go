@@ -22,7 +22,7 @@ import (
 //   - no environment event can hit the slot: every budget of an event on a live member
 //     (leave, crash, restart, resubscription, lost response, poll timeout, hang, pause),
 //     of a metadata change and of a failover is spent, and no coordinator is loading or
-//     stale (Quiet);
+//     stale, and the config budgets no follow-ups (Quiet);
 //   - no step of the slot outside the set can become enabled: its responses are not empty
 //     (the delivery is in the set, and a reply appended to the tail commutes with taking the
 //     head), or nothing can be appended to them, as it has no request queued or parked at
@@ -60,6 +60,12 @@ func (w World) Quiet(i int) bool {
 	b := w.Left
 	if b.Leaves+b.Crashes+b.Restarts+b.SubscriptionChanges+b.PartitionAdditions+b.TopicDeletions+
 		b.LostResponses+b.PollTimeouts+b.Hangs+b.Failovers+b.Pauses > 0 || w.Loading {
+		return false
+	}
+	// A member's followup step (budget followups) is its own and outside the set, and a
+	// local delivery can enable it (a SyncGroup answer asking for one; the coordinator hands
+	// stored requests out again after the budget is spent): no reduction in such worlds.
+	if w.cfg.Budget.Followups > 0 {
 		return false
 	}
 	for _, s := range w.Slots {
