@@ -23,20 +23,26 @@ var commitFencing = Property{
 	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
 	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
-		for _, e := range ev {
-			c, ok := e.(spec.CommitEvent)
-			if !ok || c.Error != impl.None {
-				continue
-			}
+		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
 			if why := commitOutsideGeneration(pre, c); why != "" {
 				return why
 			}
-			if why := commitOfOthers(pre, c); why != "" {
+			return commitOfOthers(pre, c)
+		})
+	},
+}
+
+// firstAcceptedCommit is judge's verdict on the first accepted OffsetCommit of a step's
+// events that it faults, or "".
+func firstAcceptedCommit(ev []spec.Event, judge func(spec.CommitEvent) string) string {
+	for _, e := range ev {
+		if c, ok := e.(spec.CommitEvent); ok && c.Error == impl.None {
+			if why := judge(c); why != "" {
 				return why
 			}
 		}
-		return ""
-	},
+	}
+	return ""
 }
 
 // commitFencingStrict asks more than the harm: every partition an accepted commit names is
@@ -56,11 +62,7 @@ var commitFencingStrict = Property{
 		return ""
 	},
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
-		for _, e := range ev {
-			c, ok := e.(spec.CommitEvent)
-			if !ok || c.Error != impl.None {
-				continue
-			}
+		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
 			if why := commitOutsideGeneration(pre, c); why != "" {
 				return why
 			}
@@ -68,8 +70,8 @@ var commitFencingStrict = Property{
 			if extra := c.Partitions.Minus(m.Assignment.Partitions); !extra.IsEmpty() {
 				return fmt.Sprintf("commit of %s from %s gen %d accepted, but gen %d assigned it %s", c.Partitions, c.MemberID, c.Generation, pre.Coord.Generation(), m.Assignment.Partitions)
 			}
-		}
-		return ""
+			return ""
+		})
 	},
 }
 
@@ -94,8 +96,7 @@ func commitOfOthers(pre spec.World, c spec.CommitEvent) string {
 			return fmt.Sprintf("commit of %s from %s gen %d accepted, but gen %d assigns %s to %s", c.Partitions, c.MemberID, c.Generation, pre.Coord.Generation(), both, m.ID)
 		}
 		for j, s := range pre.Slots {
-			alive := s.Process == spec.Running || s.Process == spec.Hung || s.Process == spec.Paused
-			if both := c.Partitions.Intersect(s.Client.Owned()); alive && s.Client.MemberID() == m.ID && !both.IsEmpty() {
+			if both := c.Partitions.Intersect(s.Client.Owned()); running(pre, j) && s.Client.MemberID() == m.ID && !both.IsEmpty() {
 				return fmt.Sprintf("commit of %s from %s gen %d accepted, but %s (%s) owns %s", c.Partitions, c.MemberID, c.Generation, pre.Config().Members[j].Name, m.ID, both)
 			}
 		}
