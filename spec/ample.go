@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 
@@ -156,13 +157,5 @@ func sameIDs(a, b Slot) bool {
 	x, y := map[impl.MemberID]bool{}, map[impl.MemberID]bool{}
 	collectIDs(reflect.ValueOf(a), x)
 	collectIDs(reflect.ValueOf(b), y)
-	if len(x) != len(y) {
-		return false
-	}
-	for id := range x {
-		if !y[id] {
-			return false
-		}
-	}
-	return true
+	return maps.Equal(x, y)
 }
