@@ -64,6 +64,55 @@ commits %s
 	}
 }
 
+// TestSubscriptionChangeCommits: a classic member whose subscription changes, with commits
+// (Java's handling). Eager and the seed's consumer revoke before they rejoin and meet every
+// property. Cooperative Kafka keeps what it owned when the round's answer names a topic it no
+// longer subscribes to (ConsumerCoordinator.onJoinComplete returns early on
+// checkAssignmentMatchedSubscription) and then auto-commits it with the new generation in
+// onJoinPrepare: commit-fencing-strict fails, expectedly, in 27 steps
+// (traces/scenarios/commit-fencing-java-subscription-change.trace); the harm form holds, since
+// the round withheld the partition a still claimed. Every variant converges.
+func TestSubscriptionChangeCommits(t *testing.T) {
+	for _, tc := range []struct {
+		protocol, consumer, assignor string
+		distinct                     int64
+		strictSteps                  int // 0: commit-fencing-strict holds
+	}{
+		{"eager", "kafka", "range", 2616, 0},
+		{"cooperative", "kip", "cooperative-sticky", 2296, 0},
+		{"cooperative", "kafka", "cooperative-sticky", 5005, 27},
+	} {
+		t.Run(tc.protocol+"-"+tc.consumer, func(t *testing.T) {
+			c := config(t, fmt.Sprintf(`protocol %s
+consumer %s
+coordinator kafka
+assignor %s
+topic t 2
+topic u 1
+member a topics=t alt-topics=u
+member b topics=t
+budget subscription-changes=1
+commits on
+`, tc.protocol, tc.consumer, tc.assignor))
+			r := exhaust(t, c, tc.distinct)
+			for _, p := range r.Properties {
+				q, _ := Lookup(p.Name)
+				switch {
+				case p.Name == "commit-fencing-strict" && tc.strictSteps > 0:
+					if p.Status != explorer.Violated || p.Path == nil || len(p.Path.Steps) != tc.strictSteps || q.ExpectedViolation(c) == "" {
+						t.Errorf("commit-fencing-strict: %s (expected %q), want an expected violation in %d steps", p.Status, q.ExpectedViolation(c), tc.strictSteps)
+					}
+				case p.Status != explorer.Holds:
+					t.Errorf("%s: %s", p.Name, p.Status)
+				}
+			}
+			if l := Liveness(c, 100000); l.Status != explorer.Holds {
+				t.Errorf("converges: %s (%d stuck)", l.Status, l.Stuck)
+			}
+		})
+	}
+}
+
 // exhaust explores c exhaustively on two workers and fails unless it has distinct worlds.
 func exhaust(t *testing.T, c spec.Config, distinct int64) explorer.Report[spec.World, spec.Action] {
 	t.Helper()

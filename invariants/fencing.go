@@ -59,6 +59,9 @@ var commitFencingStrict = Property{
 		if c.CommitPolicy == consumer.CommitLibrdkafka {
 			return "librdkafka commits with the generation of a round it has not synced, naming partitions it still owns that the round has not assigned yet (rd_kafka_cgrp_offsets_commit; README Real-deployment faults)"
 		}
+		if c.Consumer == impl.Kafka && c.Protocol == impl.Cooperative && c.Budget.SubscriptionChanges > 0 {
+			return "a cooperative Kafka member whose subscription changed during the round ignores the round's assignment and keeps what it owned (ConsumerCoordinator.onJoinComplete returns early on checkAssignmentMatchedSubscription), then its onJoinPrepare auto-commit names those partitions with the new generation (README Real-deployment faults)"
+		}
 		return ""
 	},
 	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {

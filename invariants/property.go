@@ -59,6 +59,8 @@ func All() []Property {
 		groupMaxSize,
 		// The strict form of commit-fencing, appended so that the report order stays.
 		commitFencingStrict,
+		// The commits' vacuity guard, last for the same reason.
+		commitAccepted,
 	}
 }
 

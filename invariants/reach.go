@@ -44,3 +44,27 @@ var convergedReachable = Property{
 		return "not converged"
 	},
 }
+
+// commitAccepted is the vacuity guard of the commit properties: with commits on, some
+// OffsetCommit is accepted. Every commit property is about accepted commits, so a member that
+// never commits (it never thinks it holds an assignment, or always thinks a commit is in
+// flight), or a coordinator that refuses every commit, passes them all vacuously. It is a
+// state predicate — an accepted commit's answer on its way back — so that it adds nothing to
+// the state (a step predicate would need a transient bit in every world).
+var commitAccepted = Property{
+	Name:      "commit-accepted",
+	Kind:      explorer.Sometimes,
+	Statement: "with commits on, some OffsetCommit is accepted (its answer without error is on its way to the member)",
+	Source:    "vacuity guard of commit-fencing and kip848-commit-fencing (DESIGN.md Properties)",
+	Applies:   func(c spec.Config) bool { return c.Commits },
+	State: func(w spec.World) string {
+		for _, s := range w.Slots {
+			for _, r := range s.In {
+				if c, ok := r.(impl.OffsetCommitResponse); ok && c.Error == impl.None {
+					return ""
+				}
+			}
+		}
+		return "no accepted OffsetCommit answer in flight"
+	},
+}

@@ -132,4 +132,14 @@ func TestStatePropertiesBite(t *testing.T) {
 	if p.State(stable) != "" || p.State(bad) == "" || p.State(ws[0]) == "" {
 		t.Errorf("converged-reachable judges the scripted worlds wrongly")
 	}
+	// commit-accepted: only an accepted commit's answer on its way back satisfies it.
+	p, _ = Lookup("commit-accepted")
+	answered := func(code impl.ErrorCode) spec.World {
+		w := ownSlots(stable)
+		w.Slots[0].In = []impl.Response{impl.HeartbeatResponse{}, impl.OffsetCommitResponse{Error: code}}
+		return w
+	}
+	if p.State(stable) == "" || p.State(answered(impl.IllegalGeneration)) == "" || p.State(answered(impl.None)) != "" {
+		t.Errorf("commit-accepted judges the scripted worlds wrongly")
+	}
 }

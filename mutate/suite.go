@@ -144,6 +144,12 @@ budget subscription-changes=1
 	{"kip848/commit-join", kip848TwoAbsent + "budget joins=1\ncommits on\n"},
 	{"kip848/commit-join-leave", kip848TwoAbsent + "budget joins=1 leaves=1\ncommits on\n"},
 	{"kip848/unsubscribe-resubscribe", strings.Replace(kip848Two, "member a topics=t\n", "member a topics=t alt-topics=-\n", 1) + "budget subscription-changes=2\n"},
+	// Blind spots of the 2026-12-02 full run: a classic member's subscription change (only
+	// KIP-848 worlds changed one), with commits: the eager, the seed's and Kafka's cooperative
+	// reactions, and Java's commit after an assignment that misses the new subscription.
+	{"eager/subscription-changes", classicResubscribe("eager", "kafka", "range")},
+	{"cooperative-kip/subscription-changes", classicResubscribe("cooperative", "kip", "cooperative-sticky")},
+	{"cooperative-kafka/subscription-changes", classicResubscribe("cooperative", "kafka", "cooperative-sticky")},
 	{"kip423/partition-additions", `protocol cooperative
 consumer kip
 coordinator kip423
@@ -221,4 +227,17 @@ func splitBudget(name, text string) []World {
 		out = append(out, World{Name: name + "/" + kind, Text: strings.Join(ls, "\n")})
 	}
 	return out
+}
+
+// classicResubscribe is two classic members of topic t with commits, where a may switch to
+// topic u once (invariants.TestSubscriptionChangeCommits pins its verdicts).
+func classicResubscribe(protocol, consumer, assignor string) string {
+	return "protocol " + protocol + "\nconsumer " + consumer + "\ncoordinator kafka\nassignor " + assignor + `
+topic t 2
+topic u 1
+member a topics=t alt-topics=u
+member b topics=t
+budget subscription-changes=1
+commits on
+`
 }

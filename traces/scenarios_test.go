@@ -156,6 +156,13 @@ func TestScenarioStories(t *testing.T) {
 			"a -> coord: OffsetCommit member=a#1 gen=2 partitions=(t-0)", "session-expiry b#1",
 			"coord: commit (t-0) from a#1 gen 2: NONE", "violation commit-fencing-strict: "},
 			notWant: []string{"violation exclusive-ownership: ", "violation commit-fencing: "}},
+		// Reference: ConsumerCoordinator.onJoinComplete (checkAssignmentMatchedSubscription) —
+		// Java keeps what it owned when a round's answer misses its new subscription, then
+		// commits it with the new generation: the strict form fails, the harm does not.
+		{file: "scenarios/commit-fencing-java-subscription-change.trace", want: []string{"resubscribe a",
+			"STABLE gen=2 member=\"a#1\" owned=(t-0 t-1)", "a -> coord: OffsetCommit member=a#1 gen=2 partitions=(t-0 t-1)",
+			"coord: commit (t-0 t-1) from a#1 gen 2: NONE", "violation commit-fencing-strict: "},
+			notWant: []string{"violation exclusive-ownership: ", "violation commit-fencing: "}},
 		// Reference: KIP-1082 — a lost first answer: an orphan with server ids, none with client ids.
 		{file: "scenarios/kip1082-first-response-lost-server.trace", want: []string{"lose-response a",
 			"a -> coord: ConsumerGroupHeartbeat member=- epoch=0", "coord -> a: ConsumerGroupHeartbeat NONE member=a#2 epoch=2 assignment=()",
