@@ -168,6 +168,9 @@ member a topics=t
 member b topics=t
 budget lost-responses=1
 `},
+	// KIP-848 blind spots of the 2026-12-02 full run: a poll timeout (LEAVING, then STALE and
+	// onPartitionsLost, a rejoin at the next poll), which no KIP-848 world budgeted.
+	{"kip848/poll-timeouts", kip848Two + "budget poll-timeouts=1\n"},
 }
 
 // eagerTwo is two eager members of topic t under assignor any (its topic line follows).
