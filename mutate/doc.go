@@ -25,8 +25,12 @@
 // before any world is explored — and tests are not what is measured here: the properties are.
 //
 // The reference explores the suite once first, in coverage mode (rt.Hits): which points each
-// world reaches, what holds there, its rounds and its size. A mutant then runs only the worlds
-// that reach it, cheapest first, each in one pass (pass: safety checked while the liveness
+// world reaches, which of them it infects (rt.Infected: some execution where the mutant would
+// compute something else — a boundary comparison of equal operands, a forced result that
+// differs, an assignment that changes its target; weak mutation), what holds there, its
+// rounds and its size. A world that reaches a point without infecting it runs the mutant
+// exactly as the reference (the same successors of the same states), so a mutant runs only
+// the worlds that infect it, cheapest first, each in one pass (pass: safety checked while the liveness
 // graph is built), stops at the first catch, and is judged only by what held for the reference
 // (the expected zombie window of the strict properties never counts) and by how fast the
 // reference converges after each environment event (rounds, unavailable, steps). Verdicts

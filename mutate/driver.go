@@ -265,8 +265,8 @@ func (b *Build) baseline(o Options) ([]Baseline, error) {
 			errs[i] = fmt.Errorf("mutate: the reference in world %s: %v\n%s", suite[i].Name, err, stderr.String())
 			return
 		}
-		fmt.Fprintf(o.Log, "mutate: reference %-40s %8d states %8d in the liveness graph, %6.1fs, reaches %d points\n",
-			suite[i].Name, out[i].Distinct, out[i].LiveDistinct, out[i].Seconds, len(out[i].Hits))
+		fmt.Fprintf(o.Log, "mutate: reference %-40s %8d states %8d in the liveness graph, %6.1fs, reaches %d points, infects %d\n",
+			suite[i].Name, out[i].Distinct, out[i].LiveDistinct, out[i].Seconds, len(out[i].Hits), len(out[i].Infected))
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -292,10 +292,11 @@ func limits(base []Baseline, id int32) (cpu uint64, wall time.Duration) {
 	return 10 + uint64(4*c), 5*time.Minute + time.Duration(20*s*float64(time.Second))
 }
 
-// reachedCost is the reference's CPU and wall seconds in the worlds that reach point id.
+// reachedCost is the reference's CPU and wall seconds in the worlds that infect point id:
+// the worlds its mutant explores.
 func reachedCost(base []Baseline, id int32) (cpu, seconds float64) {
 	for _, w := range base {
-		if _, ok := slices.BinarySearch(w.Hits, id); ok {
+		if _, ok := slices.BinarySearch(w.Infected, id); ok {
 			cpu += w.CPU
 			seconds += w.Seconds
 		}

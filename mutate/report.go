@@ -14,16 +14,18 @@ import (
 )
 
 // Score is one package's tally. Score = Killed / (Killed + Survived + TimedOut), equivalents
-// left out; Survived includes the points no world reaches (NotReached).
+// left out; Survived includes the points no world reaches (NotReached) and those no world
+// infects (NotInfected).
 type Score struct {
-	Pkg        string  `json:"pkg"`
-	Mutants    int     `json:"mutants"`
-	Killed     int     `json:"killed"`
-	Survived   int     `json:"survived"`
-	NotReached int     `json:"not_reached"`
-	Equivalent int     `json:"equivalent"`
-	TimedOut   int     `json:"timed_out"`
-	Score      float64 `json:"score"`
+	Pkg         string  `json:"pkg"`
+	Mutants     int     `json:"mutants"`
+	Killed      int     `json:"killed"`
+	Survived    int     `json:"survived"`
+	NotReached  int     `json:"not_reached"`
+	NotInfected int     `json:"not_infected"`
+	Equivalent  int     `json:"equivalent"`
+	TimedOut    int     `json:"timed_out"`
+	Score       float64 `json:"score"`
 }
 
 // tally fills Scores (one per package, then the total) and Killers.
@@ -47,6 +49,9 @@ func (r *Report) tally(pkgs []string) {
 				s.TimedOut++
 			case res.Status == NotReached:
 				s.NotReached++
+				s.Survived++
+			case res.Status == NotInfected:
+				s.NotInfected++
 				s.Survived++
 			default:
 				s.Survived++
@@ -82,9 +87,9 @@ func (r *Report) tally(pkgs []string) {
 // WriteText writes the tables: per package, per property, then every mutant that was not
 // killed and is not listed as equivalent (the blind spots to triage).
 func (r *Report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "| package | mutants | killed | survived (not reached) | equivalent | timed out | score |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| package | mutants | killed | survived (not reached, not infected) | equivalent | timed out | score |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.Scores {
-		fmt.Fprintf(w, "| %s | %d | %d | %d (%d) | %d | %d | %.1f %% |\n", s.Pkg, s.Mutants, s.Killed, s.Survived, s.NotReached, s.Equivalent, s.TimedOut, 100*s.Score)
+		fmt.Fprintf(w, "| %s | %d | %d | %d (%d, %d) | %d | %d | %.1f %% |\n", s.Pkg, s.Mutants, s.Killed, s.Survived, s.NotReached, s.NotInfected, s.Equivalent, s.TimedOut, 100*s.Score)
 	}
 	fmt.Fprintf(w, "\nkilled by (first catching world; a mutant may count for several properties there):\n")
 	for _, k := range r.Killers {

@@ -35,6 +35,9 @@ type Baseline struct {
 	Seconds  float64           `json:"seconds"`
 	CPU      float64           `json:"cpu"` // CPU seconds (Linux; 0 elsewhere)
 	Hits     []int32           `json:"hits"`
+	// Infected are the reached points where some execution computed something else than the
+	// mutant would (rt.Infected): a mutant not infected here behaves here as the reference.
+	Infected []int32 `json:"infected"`
 }
 
 // Verdict is what one mutant did.
@@ -54,7 +57,11 @@ const (
 	Survived   = "survived"
 	TimedOut   = "timed-out"
 	NotReached = "not-reached" // no world of the suite reaches the point: it survives unexercised
-	NotBuilt   = "not-built"   // its schema did not compile
+	// NotInfected: worlds reach the point, but in none does it ever compute something else
+	// than the reference (the same value, an assignment of what was there): it survives
+	// unexercised, as a not-reached one does, without exploring anything.
+	NotInfected = "not-infected"
+	NotBuilt    = "not-built" // its schema did not compile
 )
 
 // RoundsName is the pseudo-property of a mutant that needs more rebalances after one
@@ -104,12 +111,13 @@ func RunBaseline(w World) (Baseline, error) {
 		}
 	}
 	b.Seconds, b.CPU = time.Since(start).Seconds(), cpuSeconds()-cpu
-	b.Hits = rt.Hits()
+	b.Hits, b.Infected = rt.Hits(), rt.Infected()
 	return b, nil
 }
 
 // RunMutant runs the switched-on mutant (GROUPCHECK_MUTANT = id) against every world whose
-// reference reaches point id, cheapest first, and stops at the first that catches it: a
+// reference reaches and infects point id, cheapest first (a world that does not infect it
+// would explore the reference's own state space), and stops at the first that catches it: a
 // property that holds in the reference is violated (or a sometimes-property unreached),
 // converges fails, or more rebalances are needed after some kind of environment event than
 // the reference needs after it. A world whose
@@ -122,6 +130,12 @@ func RunMutant(base []Baseline, id int32) Verdict {
 	slices.SortStableFunc(order, func(a, b Baseline) int { return int(a.Distinct - b.Distinct) })
 	for _, b := range order {
 		if _, ok := slices.BinarySearch(b.Hits, id); !ok {
+			continue
+		}
+		if v.Status == NotReached {
+			v.Status = NotInfected
+		}
+		if _, ok := slices.BinarySearch(b.Infected, id); !ok {
 			continue
 		}
 		v.Status = Survived

@@ -177,10 +177,51 @@ func (m *fileMutator) drops(list []ast.Stmt) {
 		default:
 			continue
 		}
-		if id := m.add(s, OpDrop, m.text(s), ""); id != 0 {
-			m.wrap(id, s, fmt.Sprintf("if !%s.On(%d) { ", rtName, id), " }")
+		id := m.add(s, OpDrop, m.text(s), "")
+		if id == 0 {
+			continue
 		}
+		if a, ok := s.(*ast.AssignStmt); ok && len(a.Lhs) == 1 && m.savable(a.Lhs[0]) {
+			// The target is saved before and compared after, so that coverage knows
+			// whether the assignment changed anything (rt.Assigned).
+			lhs, old := m.text(a.Lhs[0]), fmt.Sprintf("gcBefore%d", id)
+			m.wrap(id, s, fmt.Sprintf("if !%s.On(%d) { %s := %s; ", rtName, id, old, lhs),
+				fmt.Sprintf("; %s.Assigned(%d, %s, %s) }", rtName, id, old, lhs))
+			continue
+		}
+		m.wrap(id, s, fmt.Sprintf("if !%s.Drop(%d) { ", rtName, id), " }")
 	}
+}
+
+// savable is an assignment target that can be read before the assignment, without side
+// effects and with the same meaning: a name or a chain of field selections, indexes of
+// slices or arrays by plain names or literals, and dereferences. A map element is not (the
+// assignment may add the key while storing the value the missing key reads as).
+func (m *fileMutator) savable(e ast.Expr) bool {
+	if m.info == nil {
+		return false
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		return plain(e)
+	case *ast.SelectorExpr:
+		return m.savable(e.X)
+	case *ast.ParenExpr:
+		return m.savable(e.X)
+	case *ast.StarExpr:
+		return m.savable(e.X)
+	case *ast.IndexExpr:
+		tv, ok := m.info.Types[e.X]
+		if !ok || tv.Type == nil {
+			return false
+		}
+		if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+			return false
+		}
+		_, lit := e.Index.(*ast.BasicLit)
+		return m.savable(e.X) && (lit || plain(e.Index))
+	}
+	return false
 }
 
 func allBlank(es []ast.Expr) bool {
