@@ -171,6 +171,32 @@ budget lost-responses=1
 	// KIP-848 blind spots of the 2026-12-02 full run: a poll timeout (LEAVING, then STALE and
 	// onPartitionsLost, a rejoin at the next poll), which no KIP-848 world budgeted.
 	{"kip848/poll-timeouts", kip848Two + "budget poll-timeouts=1\n"},
+	// Blind spots of impl/consumer in the 2026-12-02 full run: a lone member's application
+	// commits (every other commit world also auto-commits before rebalancing, which hid a
+	// commit path that never sends, franz-go's included); a static member restarting after a
+	// subscription change (Kafka answers the old assignment without rebalancing, and only
+	// onJoinComplete's subscription check makes it rejoin); two processes sharing one
+	// instance id, whose commits are fenced (FENCED_INSTANCE_ID).
+	{"eager/franz-go-commits", eagerOne + "commits franz-go\n"},
+	{"static/subscription-restart", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+topic u 1
+member a topics=t alt-topics=u static
+budget subscription-changes=1 restarts=1
+`},
+	{"static/twin-commits", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static
+member b topics=t static instance=a absent
+budget joins=1
+commits on
+`},
 }
 
 // eagerTwo is two eager members of topic t under assignor any (its topic line follows).
