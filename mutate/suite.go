@@ -197,6 +197,29 @@ member b topics=t static instance=a absent
 budget joins=1
 commits on
 `},
+	// impl/coordinator and impl/leader blind spots of the 2026-12-02 full run: the sticky
+	// balancer with two subscriptions (every sticky world had one: a partition placed or moved to
+	// a non-subscriber went unseen), and a static member replaced in Stable that then crashes
+	// (its session must still expire).
+	{"cooperative-kafka/two-subscriptions", `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+topic u 1
+member a topics=t
+member b topics=t,u
+budget crashes=1
+`},
+	{"eager/static-restart-crash", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static
+member b topics=t join-version=3
+budget restarts=1 crashes=1
+`},
 }
 
 // eagerTwo is two eager members of topic t under assignor any (its topic line follows).
