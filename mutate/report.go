@@ -167,3 +167,25 @@ func ReadEquivalents(path string) (map[string]string, error) {
 	}
 	return out, sc.Err()
 }
+
+// MergeResults joins the verdicts of several runs over the same mutants — a run stopped early,
+// then a --rerun of what it did not kill —, keyed by mutant key, in order of first appearance:
+// a later verdict replaces an earlier one, except that a kill stands (a rerun keeps kills
+// without running them again).
+func MergeResults(runs ...[]Result) []Result {
+	var out []Result
+	at := map[string]int{}
+	for _, run := range runs {
+		for _, r := range run {
+			i, seen := at[r.Key]
+			switch {
+			case !seen:
+				at[r.Key] = len(out)
+				out = append(out, r)
+			case out[i].Status != Killed:
+				out[i] = r
+			}
+		}
+	}
+	return out
+}

@@ -27,7 +27,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("only", "", "run only the mutants whose key contains this text")
 	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
-	tally := fs.String("tally", "", "run nothing: score the verdicts of a --json report or of a run's verdicts.jsonl (a run stopped early)")
+	tally := fs.String("tally", "", "run nothing: score the verdicts of a --json report or of a run's verdicts.jsonl (a run stopped early); several files, comma-separated, are merged by mutant key (a later verdict replaces an earlier one, a kill stands)")
 	rerun := fs.String("rerun", "", "run only the mutants a previous --json report (or verdicts.jsonl, a stopped run's) did not kill (by key: its survivors, and those it never ran), keeping its kills")
 	sampleN := fs.Int("sample", 0, "run only the first N mutants of each package in the order of a hash of their keys: a deterministic sample (0: all)")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
@@ -64,12 +64,16 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 		return strings.Contains(m.Key, *only) && !killed[m.Key]
 	}
 	if *tally != "" {
-		res, err := mutate.ReadResults(*tally)
-		if err != nil {
-			fmt.Fprintf(stderr, "groupcheck mutate: --tally: %v\n", err)
-			return 2
+		var runs [][]mutate.Result
+		for _, f := range splitList(*tally) {
+			res, err := mutate.ReadResults(f)
+			if err != nil {
+				fmt.Fprintf(stderr, "groupcheck mutate: --tally: %v\n", err)
+				return 2
+			}
+			runs = append(runs, res)
 		}
-		rep := mutate.Tally(res, o.Packages, eq)
+		rep := mutate.Tally(mutate.MergeResults(runs...), o.Packages, eq)
 		rep.WriteText(stdout)
 		return 0
 	}
