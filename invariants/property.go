@@ -61,6 +61,9 @@ func All() []Property {
 		commitFencingStrict,
 		// The commits' vacuity guard, last for the same reason.
 		commitAccepted,
+		// KIP-848 timers (revocations bounded, fencing reached where timers are budgeted) and
+		// well-formed heartbeats.
+		kip848RevocationTimer, kip848FencedReachable, kip848RequestsValid,
 	}
 }
 

@@ -171,6 +171,20 @@ budget lost-responses=1
 	// KIP-848 blind spots of the 2026-12-02 full run: a poll timeout (LEAVING, then STALE and
 	// onPartitionsLost, a rejoin at the next poll), which no KIP-848 world budgeted.
 	{"kip848/poll-timeouts", kip848Two + "budget poll-timeouts=1\n"},
+	// A live member's rebalance timer as the only timer (a joins alone, then revokes for b):
+	// kip848-fenced-reachable sees a timer that never fences or never removes its member.
+	{"kip848/rebalance-timeouts", kip848Two + "budget rebalance-timeouts=1\n"},
+	// A static member that unsubscribes (a temporary leave, -2) and subscribes again: its
+	// rejoin replaces its own record (resolveStatic's replacement path).
+	{"kip848/static-unsubscribe-resubscribe", strings.Replace(strings.Replace(kip848Two, "member a topics=t\n", "member a topics=t static alt-topics=-\n", 1), "member b topics=t\n", "member b topics=t static\n", 1) + "budget subscription-changes=2\n"},
+	// A member that switches topics while in the group (a known member's subscription change:
+	// the unsubscribe worlds leave and rejoin instead).
+	{"kip848/subscription-changes", strings.Replace(kip848Two, "member a topics=t\n", "topic u 1\nmember a topics=t alt-topics=u\n", 1) + "budget subscription-changes=1\n"},
+	// Every target (assignor any) where one topic has a single subscriber.
+	{"kip848/any-single-subscriber", strings.Replace(strings.Replace(kip848Two, "uniform", "any", 1), "topic t 2\nmember a topics=t\n", "topic t 1\ntopic u 1\nmember a topics=t,u\n", 1)},
+	// One member whose epoch moves twice while both answers are lost: its retry is fenced with
+	// FENCED_MEMBER_EPOCH (two epochs behind), the smallest world that answers it.
+	{"kip848/epoch-moves-unheard", "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 1\nmember a topics=t\nbudget partition-additions=2 lost-responses=2\n"},
 	// Blind spots of impl/consumer in the 2026-12-02 full run: a lone member's application
 	// commits (every other commit world also auto-commits before rebalancing, which hid a
 	// commit path that never sends, franz-go's included); a static member restarting after a

@@ -1,0 +1,34 @@
+package invariants
+
+import (
+	"fmt"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// kip848RequestsValid: the client and the coordinator agree on what a well-formed
+// ConsumerGroupHeartbeat is. The coordinator answers INVALID_REQUEST to a request that breaks
+// the rules of KAFKA.md §3.1 (a join without subscription or with owned partitions, a member id
+// missing, a temporary leave without instance id, an unknown epoch); the client treats it as
+// FATAL (§3.7), so a client that builds such a request, or a coordinator that refuses a valid
+// one (a static member's rejoin, say), stops a member for good — while the group converges
+// without it and no other property notices. A state predicate: the answer on its way.
+var kip848RequestsValid = Property{
+	Name:      "kip848-requests-valid",
+	Kind:      explorer.Always,
+	Statement: "no ConsumerGroupHeartbeat is answered INVALID_REQUEST: clients build only requests the coordinator's validation accepts",
+	Source:    "KAFKA.md §3.1 (request validation, GroupMetadataManager.throwIfConsumerGroupHeartbeatRequestIsInvalid), §3.7 (INVALID_REQUEST is FATAL)",
+	Applies:   kip848Protocol,
+	State: func(w spec.World) string {
+		for i, s := range w.Slots {
+			for _, r := range s.In {
+				if h, ok := r.(impl.ConsumerGroupHeartbeatResponse); ok && h.Error == impl.InvalidRequest {
+					return fmt.Sprintf("the coordinator answered %s's ConsumerGroupHeartbeat INVALID_REQUEST", w.Config().Members[i].Name)
+				}
+			}
+		}
+		return ""
+	},
+}
