@@ -94,7 +94,9 @@ func RunBaseline(w World) (Baseline, error) {
 	rt.ResetHits()
 	props := invariants.For(cfg)
 	p := newPass(props, false)
-	lr := invariants.LivenessWithin(cfg, p.bounds(0))
+	lb := p.bounds(0)
+	lb.Events = w.Events()
+	lr := invariants.LivenessWithin(cfg, lb)
 	b := Baseline{World: w, Distinct: int64(lr.Distinct), Props: map[string]string{}, Rounds: -1}
 	for i, pr := range props {
 		b.Props[pr.Name] = p.status(i).String()
@@ -173,7 +175,9 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 		}
 	}
 	p := newPass(props, true)
-	lr := invariants.LivenessWithin(cfg, p.bounds(int(capStates(b.Distinct))))
+	lb := p.bounds(int(capStates(b.Distinct)))
+	lb.Events = b.Events()
+	lr := invariants.LivenessWithin(cfg, lb)
 	complete := lr.StoppedBy == ""
 	if killers = p.caught(complete); len(killers) > 0 {
 		return killers, false, nil

@@ -185,6 +185,12 @@ budget lost-responses=1
 	// One member whose epoch moves twice while both answers are lost: its retry is fenced with
 	// FENCED_MEMBER_EPOCH (two epochs behind), the smallest world that answers it.
 	{"kip848/epoch-moves-unheard", "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 1\nmember a topics=t\nbudget partition-additions=2 lost-responses=2\n"},
+	// A join whose rebalance meets a failover: the acknowledgement is answered NOT_COORDINATOR
+	// and retried.
+	{"kip848/join-failovers", kip848TwoAbsent + "budget joins=1 failovers=1\n"},
+	// A join whose rebalance meets a lost answer, measured over two events (twoEvents): the join
+	// or acknowledgement heartbeat lost and re-sent.
+	{"kip848/join-lost-responses", kip848TwoAbsent + "budget joins=1 lost-responses=1\n"},
 	// Blind spots of impl/consumer in the 2026-12-02 full run: a lone member's application
 	// commits (every other commit world also auto-commits before rebalancing, which hid a
 	// commit path that never sends, franz-go's included); a static member restarting after a
@@ -234,6 +240,22 @@ member a topics=t static
 member b topics=t join-version=3
 budget restarts=1 crashes=1
 `},
+}
+
+// twoEvents are the suite worlds whose rounds measure takes up to two environment events (a
+// first one in a converged group, another before it converges again; explore --events 2): a
+// harm that shows only when a second event meets the reaction to the first — an answer lost or
+// refused in the middle of a rebalance — is invisible to the one-event measure.
+var twoEvents = map[string]bool{
+	"kip848/join-lost-responses": true,
+}
+
+// Events is how many environment events the world's rounds measure takes (LiveBounds.Events).
+func (w World) Events() int {
+	if twoEvents[w.Name] {
+		return 2
+	}
+	return 1
 }
 
 // eagerTwo is two eager members of topic t under assignor any (its topic line follows).
