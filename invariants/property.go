@@ -64,6 +64,8 @@ func All() []Property {
 		// KIP-848 timers (revocations bounded, fencing reached where timers are budgeted) and
 		// well-formed heartbeats.
 		kip848RevocationTimer, kip848FencedReachable, kip848RequestsValid,
+		// The built-in assignors' balance where the group settled, last for the same reason.
+		convergedBalanced,
 	}
 }
 

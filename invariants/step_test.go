@@ -142,4 +142,19 @@ func TestStatePropertiesBite(t *testing.T) {
 	if p.State(stable) == "" || p.State(answered(impl.IllegalGeneration)) == "" || p.State(answered(impl.None)) != "" {
 		t.Errorf("commit-accepted judges the scripted worlds wrongly")
 	}
+	// converged-balanced: a owns both partitions and b none — converged (every partition owned
+	// once), valid, and not what cooperative-sticky promises (KIP-54).
+	p, _ = Lookup("converged-balanced")
+	lopsided := ownSlots(stable)
+	lopsided.Slots[0].Client.OwnedPartitions = impl.NewPartitionSet(impl.TP("t", 0), impl.TP("t", 1))
+	lopsided.Slots[1].Client.OwnedPartitions = impl.PartitionSet{}
+	if !Converged(lopsided) {
+		t.Fatalf("the lopsided world should be converged:\n%s", lopsided)
+	}
+	if why := p.State(stable); why != "" {
+		t.Errorf("converged-balanced flags the balanced world: %s", why)
+	}
+	if why := p.State(lopsided); !strings.Contains(why, "a owns 2 partitions and b, subscribed to t, owns 0") {
+		t.Errorf("converged-balanced: reason %q", why)
+	}
 }

@@ -240,6 +240,16 @@ member a topics=t static
 member b topics=t join-version=3
 budget restarts=1 crashes=1
 `},
+	// The roundrobin assignor with one subscription, where it promises balance
+	// (converged-balanced); its other world has two subscriptions, where it promises none.
+	{"eager/roundrobin", `protocol eager
+consumer kafka
+coordinator kafka
+assignor roundrobin
+topic t 2
+member a topics=t
+member b topics=t
+`},
 }
 
 // twoEvents are the suite worlds whose rounds measure takes up to two environment events (a
