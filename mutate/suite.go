@@ -250,6 +250,16 @@ topic t 2
 member a topics=t
 member b topics=t
 `},
+	// Two members that share no assignor: the second is refused INCONSISTENT_GROUP_PROTOCOL
+	// and stops (no world had members with different assignor lists).
+	{"eager/incompatible-assignors", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t assignors=range
+member b topics=t assignors=roundrobin
+`},
 }
 
 // twoEvents are the suite worlds whose rounds measure takes up to two environment events (a
