@@ -185,6 +185,9 @@ budget lost-responses=1
 	// One member whose epoch moves twice while both answers are lost: its retry is fenced with
 	// FENCED_MEMBER_EPOCH (two epochs behind), the smallest world that answers it.
 	{"kip848/epoch-moves-unheard", "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 1\nmember a topics=t\nbudget partition-additions=2 lost-responses=2\n"},
+	// A static member that closes (a temporary leave, -2) and starts again: a new incarnation
+	// with a fresh member id replaces it, its target entry renamed.
+	{"kip848/static-leave-rejoin", strings.Replace(strings.Replace(kip848Two, "member a topics=t\n", "member a topics=t static\n", 1), "member b topics=t\n", "member b topics=t static\n", 1) + "budget leaves=1 joins=1\n"},
 	// A join whose rebalance meets a failover: the acknowledgement is answered NOT_COORDINATOR
 	// and retried.
 	{"kip848/join-failovers", kip848TwoAbsent + "budget joins=1 failovers=1\n"},
