@@ -263,6 +263,17 @@ topic t 1
 member a topics=t assignors=range
 member b topics=t assignors=roundrobin
 `},
+	// A member joining one that owns four partitions: the balancer must move two (one move
+	// per call would need a third cooperative round).
+	{"join/cooperative-kafka-four", `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 4
+member a topics=t
+member b topics=t absent
+budget joins=1
+`},
 }
 
 // twoEvents are the suite worlds whose rounds measure takes up to two environment events (a
