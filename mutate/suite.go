@@ -274,6 +274,9 @@ member a topics=t
 member b topics=t absent
 budget joins=1
 `},
+	// A lone member's session expiring, then a failover: the group emptied by the join phase
+	// must be logged Empty, or the new coordinator loads the expired member back (an orphan).
+	{"eager/session-timeout-failover", eagerOne + "budget session-timeouts=1 failovers=1\n"},
 }
 
 // twoEvents are the suite worlds whose rounds measure takes up to two environment events (a
