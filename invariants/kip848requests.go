@@ -32,3 +32,29 @@ var kip848RequestsValid = Property{
 		return ""
 	},
 }
+
+// kip848NoFatal: a dynamic KIP-848 member in a group without a size limit never stops with a
+// FATAL error. Every error the coordinator can give such a member is either retriable
+// (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS) or a fencing
+// (FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID: rejoin); the FATAL ones need a misconfiguration
+// (UNSUPPORTED_ASSIGNOR, INVALID_REQUEST), group.consumer.max.size (GROUP_MAX_SIZE_REACHED) or
+// an instance id (UNRELEASED_INSTANCE_ID, FENCED_INSTANCE_ID). A client that takes a fencing
+// or a retriable answer for a fatal one stops for good while the group converges without it,
+// which no other property notices.
+var kip848NoFatal = Property{
+	Name:      "kip848-no-fatal",
+	Kind:      explorer.Always,
+	Statement: "without group-max-size and static members, no KIP-848 member stops with a FATAL error",
+	Source:    "KAFKA.md §3.1 (errors), §3.7 (which errors are FATAL)",
+	Applies: func(c spec.Config) bool {
+		return c.ConsumerProtocol && c.MaxSize == 0 && !staticMembers(c)
+	},
+	State: func(w spec.World) string {
+		for i, s := range w.Slots {
+			if s.Member.Fatal() != impl.None {
+				return fmt.Sprintf("%s stopped with FATAL %s", w.Config().Members[i].Name, s.Member.Fatal())
+			}
+		}
+		return ""
+	},
+}

@@ -11,8 +11,8 @@ import (
 // TestKIP848TimerPropertiesBite gives kip848-revocation-timer hand-made member records (the
 // coordinator never builds a revoking one without its timer; B17's reset timer does, end to
 // end, in TestMutantsAreCaught), kip848-fenced-reachable worlds with and without a fencing
-// answer on its way, and kip848-requests-valid an INVALID_REQUEST answer. Reference: KAFKA.md
-// §3.1, §3.5, §3.7.
+// answer on its way, kip848-requests-valid an INVALID_REQUEST answer and kip848-no-fatal a
+// FATAL member. Reference: KAFKA.md §3.1, §3.5, §3.7.
 func TestKIP848TimerPropertiesBite(t *testing.T) {
 	w := convergedTwo(t)
 	revoking := func(timer kip848.RebalanceTimer, epoch impl.Epoch) []kip848.Member {
@@ -58,5 +58,17 @@ func TestKIP848TimerPropertiesBite(t *testing.T) {
 	x.Slots[1].In = []impl.Response{impl.ConsumerGroupHeartbeatResponse{Error: impl.InvalidRequest}}
 	if why := valid.State(x); !strings.Contains(why, "b's ConsumerGroupHeartbeat INVALID_REQUEST") {
 		t.Errorf("kip848-requests-valid: reason %q", why)
+	}
+	noFatal, _ := Lookup("kip848-no-fatal")
+	if why := noFatal.State(w); why != "" {
+		t.Errorf("kip848-no-fatal flags the converged world: %s", why)
+	}
+	f := ownSlots(w)
+	f.Slots[0].Member.FatalError = impl.UnknownMemberID
+	if why := noFatal.State(f); !strings.Contains(why, "a stopped with FATAL UNKNOWN_MEMBER_ID") {
+		t.Errorf("kip848-no-fatal: reason %q", why)
+	}
+	if noFatal.Applies(config(t, twoKIP848+"group-max-size 1\n")) || noFatal.Applies(config(t, strings.Replace(twoKIP848, "member a topics=t\n", "member a topics=t static\n", 1))) || !noFatal.Applies(config(t, twoKIP848)) {
+		t.Errorf("kip848-no-fatal applies where a FATAL error is possible, or not where none is")
 	}
 }

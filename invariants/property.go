@@ -63,7 +63,7 @@ func All() []Property {
 		commitAccepted,
 		// KIP-848 timers (revocations bounded, fencing reached where timers are budgeted) and
 		// well-formed heartbeats.
-		kip848RevocationTimer, kip848FencedReachable, kip848RequestsValid,
+		kip848RevocationTimer, kip848FencedReachable, kip848RequestsValid, kip848NoFatal,
 		// The built-in assignors' balance where the group settled, last for the same reason.
 		convergedBalanced,
 	}
