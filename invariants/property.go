@@ -66,6 +66,9 @@ func All() []Property {
 		kip848RevocationTimer, kip848FencedReachable, kip848RequestsValid, kip848NoFatal,
 		// The built-in assignors' balance where the group settled, last for the same reason.
 		convergedBalanced,
+		// Classic client bookkeeping (answers matched to requests) and the auto-commit before a
+		// revocation, appended for the same reason.
+		answersExpected, commitBeforeRevoke,
 	}
 }
 

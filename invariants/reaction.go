@@ -97,6 +97,14 @@ func requestIdentity(r impl.Request) (identity, bool) {
 // lengthens the zombie window, which exclusive-ownership expects anyway: this is the
 // property that notices.
 //
+// A classic LeaveGroup fences the member itself: one that sends it gives its member id up in
+// the same step (AbstractCoordinator.maybeLeaveGroup → resetGenerationOnLeaveGroup →
+// resetStateAndRejoin, on close and on a poll timeout alike), or stops.
+//
+// franz-go's classic OffsetCommit is judged by franz-go's own reaction (franzGoCommitRejoin):
+// it rejoins at once keeping its identity, and its JoinGroup's answer resets it; the rest of
+// a franz-go client (heartbeat, join, sync) is judged as above.
+//
 // The KIP-848 OffsetCommit is left out, because Java's KIP-848 consumer does not react there:
 // CommitRequestManager.OffsetCommitRequestState.onResponse completes a commit answered
 // UNKNOWN_MEMBER_ID (its only fencing answer: a stale epoch is STALE_MEMBER_EPOCH, KAFKA.md
@@ -110,12 +118,6 @@ var fencedMeansStop = Property{
 	Kind:      explorer.Always,
 	Statement: "a member told it is fenced (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID; KIP-848 FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID) for a request sent under its current identity gives that identity up in the same step, and sends requests only under the identity it holds",
 	Source:    "KAFKA.md §1.11 (reaction table), §3.7; AbstractCoordinator.HeartbeatResponseHandler, ConsumerCoordinator.OffsetCommitResponseHandler, AbstractMembershipManager.transitionToFenced; librdkafka rd_kafka_cgrp_handle_Heartbeat",
-	Expected: func(c spec.Config) string {
-		if c.Commits && c.CommitPolicy == consumer.CommitFranzGo {
-			return "franz-go's classic commit answered UNKNOWN_MEMBER_ID or ILLEGAL_GENERATION rejoins without giving its identity up (commitHasFatalMemberError → g.rejoin); the JoinGroup's answer resets it"
-		}
-		return ""
-	},
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
 		for _, e := range ev {
 			switch e := e.(type) {
@@ -135,6 +137,9 @@ var fencedMeansStop = Property{
 				if !r.matches(before) && !r.matches(after) {
 					return fmt.Sprintf("%s sends %s under %s, but it holds %s", e.Name, kindName(e.Request), r, after)
 				}
+				if _, leave := e.Request.(impl.LeaveGroupRequest); leave && post.Live(e.Slot) && after.member == r.member {
+					return fmt.Sprintf("%s leaves the group as %s and keeps that member id", e.Name, r.member)
+				}
 			}
 		}
 		return ""
@@ -149,7 +154,7 @@ func keptFenced(pre spec.World, ev []spec.Event, post spec.World, e spec.Receive
 	}
 	i := e.Slot
 	stopped := !post.Live(i) || post.Slots[i].Incarnation != pre.Slots[i].Incarnation
-	if !stopped && heldIdentity(post, i) == sent {
+	if !stopped && heldIdentity(post, i) == sent && !franzGoCommitRejoin(pre, e, post) {
 		return fmt.Sprintf("%s is told %s for its %s under %s, and keeps that identity", e.Name, e.Response.Code(), kindName(e.Response), sent)
 	}
 	for _, x := range ev {
@@ -160,6 +165,18 @@ func keptFenced(pre spec.World, ev []spec.Event, post spec.World, e spec.Receive
 		}
 	}
 	return ""
+}
+
+// franzGoCommitRejoin reports whether slot e.Slot is a franz-go client acting on a fencing
+// answer to its OffsetCommit as franz-go does: UNKNOWN_MEMBER_ID and ILLEGAL_GENERATION make
+// it rejoin at once keeping its identity (commitHasFatalMemberError → g.rejoin; the
+// JoinGroup's answer then resets it), and FENCED_INSTANCE_ID only fails the commit (its
+// heartbeat's answer stops it, judged there). consumer.CommitFranzGo.
+func franzGoCommitRejoin(pre spec.World, e spec.ReceiveEvent, post spec.World) bool {
+	if _, ok := e.Response.(impl.OffsetCommitResponse); !ok || !pre.Config().Commits || pre.Config().CommitPolicy != consumer.CommitFranzGo {
+		return false
+	}
+	return e.Response.Code() == impl.FencedInstanceID || post.Slots[e.Slot].Client.RejoinNeeded
 }
 
 // fencedIdentity is the identity the request answered by a fencing response was sent under,
@@ -275,4 +292,37 @@ func staticMembers(c spec.Config) bool {
 		}
 	}
 	return false
+}
+
+// answersExpected asks that a classic client be handed only answers to requests it has in
+// flight: one request of each kind at a time (consumer.Pending), and every answer matched to
+// its request, as Kafka's correlation ids match a response to the request that asked for it
+// (NetworkClient). A client that loses track of a request it sent cannot act on its answer
+// (the consumer ignores an answer with no request in flight, its guard for late and
+// duplicate answers): a fencing answer would go unheeded, a round would never complete. The
+// model's transport delivers each answer once, to the incarnation that sent the request, and
+// a timed-out request's answer is gone (LoseResponse), so in the reference the guard never
+// fires. KIP-848 clients are judged by their own in-flight markers elsewhere.
+var answersExpected = Property{
+	Name:      "answers-expected",
+	Kind:      explorer.Always,
+	Statement: "a classic client is handed an answer only for a request of that kind it has in flight",
+	Source:    "KAFKA.md §1.11 (one request per kind in flight; sentGeneration, KAFKA-9823); NetworkClient (correlation ids)",
+	Applies:   classic,
+	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+		if pre.Config().ConsumerProtocol {
+			return "" // Applies leaves KIP-848 worlds out; a caller may still pass one
+		}
+		for _, e := range ev {
+			r, ok := e.(spec.ReceiveEvent)
+			if !ok {
+				continue
+			}
+			k := consumer.KindOf(r.Response)
+			if !pre.Slots[r.Slot].Client.Requests[k].Active {
+				return fmt.Sprintf("%s is handed a %s answer (%s) with no %s in flight", r.Name, k, r.Response.Code(), k)
+			}
+		}
+		return ""
+	},
 }

@@ -1,17 +1,19 @@
 package invariants
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
 // reactionProps are the properties about reaction, each of which holds on every preset or
 // is violated there only for a reason it names (Expected).
-var reactionProps = []string{"fenced-means-stop", "no-orphan-member"}
+var reactionProps = []string{"fenced-means-stop", "no-orphan-member", "answers-expected", "commit-before-revoke"}
 
 // TestReactionPropertiesHoldOnPresets explores the presets with the reaction properties
 // alone (a state property never changes the state space, and a step property only when it
@@ -173,5 +175,74 @@ func TestOrphanCauses(t *testing.T) {
 				t.Errorf("shortest counterexample %v, want %d steps", pathText(c, p.Path), tc.steps)
 			}
 		})
+	}
+}
+
+// TestFencedMeansStopLeavesAndFranzGoCommits: a classic member's LeaveGroup (here a poll
+// timeout's) gives its member id up in the same step, and franz-go's reaction to a commit
+// answered UNKNOWN_MEMBER_ID is a rejoin; the property holds on the model's steps and names a
+// member that keeps its member id after leaving, or a franz-go client that ignores the answer.
+func TestFencedMeansStopLeavesAndFranzGoCommits(t *testing.T) {
+	forge := func(w spec.World, change func(*consumer.Consumer)) spec.World {
+		s := *w.Slots[0]
+		change(&s.Client)
+		w.Slots = slices.Clone(w.Slots)
+		w.Slots[0] = &s
+		return w
+	}
+	for _, tc := range []struct {
+		name, world string
+		script      []string
+		step        string
+		forge       func(pre spec.World) func(*consumer.Consumer)
+		want        string
+	}{
+		{"leave", twoMembers + "budget poll-timeouts=1\n", stableScript, "poll-timeout a",
+			func(pre spec.World) func(*consumer.Consumer) {
+				return func(c *consumer.Consumer) { c.Gen = pre.Slots[0].Client.Gen }
+			}, "a leaves the group as a#1 and keeps that member id"},
+		{"franz-go commit", twoMembers + "budget session-timeouts=1\ncommits franz-go\n",
+			append(append([]string{}, stableScript...), "commit a", "session-expiry a#1", "deliver-request a"), "deliver-response a",
+			func(spec.World) func(*consumer.Consumer) {
+				return func(c *consumer.Consumer) { c.RejoinNeeded = false }
+			}, "a is told UNKNOWN_MEMBER_ID for its OffsetCommit under a#1@1, and keeps that identity"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config(t, tc.world)
+			ws := walk(t, c, tc.script...)
+			pre := ws[len(ws)-1]
+			ev := stepEvents(t, pre, tc.step)
+			post := walk(t, c, append(tc.script, tc.step)...)
+			good := post[len(post)-1]
+			if got := fencedMeansStop.Step(pre, ev, good); got != "" {
+				t.Errorf("the model's step: %q", got)
+			}
+			if got := fencedMeansStop.Step(pre, ev, forge(good, tc.forge(pre))); got != tc.want {
+				t.Errorf("forged: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAnswersExpected: the model hands a classic client only answers to requests it has in
+// flight (the SyncGroup answer of stableScript's first member), and the property names a
+// client handed one whose request it no longer tracks.
+func TestAnswersExpected(t *testing.T) {
+	c := config(t, twoMembers)
+	ws := walk(t, c, stableScript[:len(stableScript)-2]...)
+	pre := ws[len(ws)-1]
+	ev := stepEvents(t, pre, "deliver-response a")
+	post := walk(t, c, stableScript[:len(stableScript)-1]...)
+	if got := answersExpected.Step(pre, ev, post[len(post)-1]); got != "" {
+		t.Errorf("the model's step: %q", got)
+	}
+	s := *pre.Slots[0]
+	s.Client.Requests[consumer.KindSync] = consumer.Pending{}
+	forged := pre
+	forged.Slots = slices.Clone(pre.Slots)
+	forged.Slots[0] = &s
+	want := "a is handed a SyncGroup answer (NONE) with no SyncGroup in flight"
+	if got := answersExpected.Step(forged, ev, post[len(post)-1]); got != want {
+		t.Errorf("forged: %q, want %q", got, want)
 	}
 }

@@ -199,8 +199,11 @@ budget lost-responses=1
 	// commit path that never sends, franz-go's included); a static member restarting after a
 	// subscription change (Kafka answers the old assignment without rebalancing, and only
 	// onJoinComplete's subscription check makes it rejoin); two processes sharing one
-	// instance id, whose commits are fenced (FENCED_INSTANCE_ID).
+	// instance id, whose commits are fenced (FENCED_INSTANCE_ID); a classic poll timeout,
+	// which no classic world budgeted (its LeaveGroup and reset, a SyncGroup answer after it);
+	// a static member closing (KIP-345: no LeaveGroup).
 	{"eager/franz-go-commits", eagerOne + "commits franz-go\n"},
+	{"eager/poll-timeouts", eagerOne + "budget poll-timeouts=1\ncommits on\n"},
 	{"static/subscription-restart", `protocol eager
 consumer kafka
 coordinator kafka
@@ -219,6 +222,15 @@ member a topics=t static
 member b topics=t static instance=a absent
 budget joins=1
 commits on
+`},
+	{"static/leaves", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static
+member b topics=t static
+budget leaves=1
 `},
 	// impl/coordinator and impl/leader blind spots of the 2026-12-02 full run: the sticky
 	// balancer with two subscriptions (every sticky world had one: a partition placed or moved to
