@@ -130,7 +130,7 @@ func Run(o Options) (*Report, error) {
 		states, refCPU = states+w.Distinct, refCPU+w.CPU
 	}
 	for _, m := range todo {
-		c, _ := reachedCost(base, m.ID)
+		c, _ := infectedCost(base, m.ID)
 		mutCPU += c
 	}
 	fmt.Fprintf(o.Log, "mutate: the reference: %d worlds, %d states, %.1f CPU-s; a mutant that survives costs at most %.1f CPU-s on average (its worlds' reference CPU), %.0f CPU-s for the %d selected\n",
@@ -284,17 +284,17 @@ func (b *Build) baseline(o Options) ([]Baseline, error) {
 }
 
 // limits are the bounds of one mutant's process, from what the reference takes in the worlds
-// the mutant reaches: CPU time (10 s plus four times the reference's, since a mutant may
-// explore up to three times its states) for a loop inside impl/, which the state caps cannot
-// stop, and the wall clock as a last resort.
+// the mutant explores (those that infect it): CPU time (10 s plus four times the reference's,
+// since a mutant may explore up to three times its states) for a loop inside impl/, which the
+// state caps cannot stop, and the wall clock as a last resort.
 func limits(base []Baseline, id int32) (cpu uint64, wall time.Duration) {
-	c, s := reachedCost(base, id)
+	c, s := infectedCost(base, id)
 	return 10 + uint64(4*c), 5*time.Minute + time.Duration(20*s*float64(time.Second))
 }
 
-// reachedCost is the reference's CPU and wall seconds in the worlds that infect point id:
+// infectedCost is the reference's CPU and wall seconds in the worlds that infect point id:
 // the worlds its mutant explores.
-func reachedCost(base []Baseline, id int32) (cpu, seconds float64) {
+func infectedCost(base []Baseline, id int32) (cpu, seconds float64) {
 	for _, w := range base {
 		if _, ok := slices.BinarySearch(w.Infected, id); ok {
 			cpu += w.CPU
