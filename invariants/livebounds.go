@@ -30,6 +30,11 @@ type LiveBounds struct {
 	// world it starts in and the event, so that two graphs of one config (the reference's and
 	// a mutant's) compare event by event.
 	PerStart bool
+	// CheckPure re-encodes every world after its successors are generated and stops the check
+	// (StoppedBy StopImpure) if a step changed it: impl's roles are pure functions (values in,
+	// values out), so a step that writes into memory its parent world shares — a
+	// copy-on-write clone dropped — is a bug whatever the properties say.
+	CheckPure bool
 
 	// Now and Resident read the clock and the resident set; nil means time.Now and
 	// explorer.ResidentBytes. Tests inject their own.
@@ -39,6 +44,10 @@ type LiveBounds struct {
 
 // StopCaller is the StoppedBy of a check an OnWorld or OnStep hook stopped.
 const StopCaller = "caller"
+
+// StopImpure is the StoppedBy of a check (LiveBounds.CheckPure) that found a step changing
+// the world it started from.
+const StopImpure = "impure-step"
 
 // liveCheckEvery is how many worlds the graph builder adds between looks at the clock and
 // the resident set (a few microseconds each, against milliseconds of work).

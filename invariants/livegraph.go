@@ -36,6 +36,7 @@ type liveGraph struct {
 	action  []int16
 	out     [][]edge
 	goal    []bool
+	settled []bool // the coordinator keeps no id that no running process stands behind (spec.World.Unsettled)
 	unavail []int16
 	keys    []actionKey // by key id
 	init    spec.World
@@ -46,6 +47,7 @@ type liveGraph struct {
 	stable map[int32]uint64
 
 	lastAction spec.Action // set by stepTo, read right after
+	impure     int32       // with StopImpure, the world a step changed
 }
 
 func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
@@ -71,6 +73,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		g.action = append(g.action, action)
 		g.out = append(g.out, nil)
 		g.goal = append(g.goal, goal(w))
+		g.settled = append(g.settled, w.Unsettled() == "")
 		if g.stable != nil && g.goal[i] {
 			h := fnv.New64a()
 			h.Write(buf)
@@ -95,6 +98,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	}
 	add(g.init, -1, -1)
 	var acts []spec.Action
+	var before, after []byte
 	for i := 0; queue.len() > 0; i++ {
 		if g.stopped != "" { // a hook's
 			return g
@@ -105,6 +109,9 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			}
 		}
 		w := queue.pop()
+		if b.CheckPure {
+			before = w.Encode(before[:0])
+		}
 		acts = spec.Actions(w, acts[:0])
 		for k, a := range acts {
 			if n, ev, ok := spec.Step(w, a); ok {
@@ -115,6 +122,13 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
 					bump: int8(max(0, rebalances(n)-rebalances(w))), fair: Fair(a, w, n)})
 				g.edges++
+			}
+		}
+		if b.CheckPure {
+			if after = w.Encode(after[:0]); string(after) != string(before) {
+				g.stopped = StopImpure
+				g.impure = int32(i)
+				return g
 			}
 		}
 	}

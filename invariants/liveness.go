@@ -38,8 +38,9 @@ type LivenessReport struct {
 	FairCycles int // fair cycles (components) of unconverged worlds
 	DeadEnds   int // unconverged worlds where no fair action is enabled: once the environment stops, nothing happens
 	Lasso      *Lasso
-	Rounds     Rounds  // convergence after environment events in a converged group
-	Collisions float64 // fingerprint-collision probability estimate, Distinct²/2^65
+	Rounds     Rounds       // convergence after environment events in a converged group
+	Expiry     ExpiryReport // orphans-expire, decided on the same graph
+	Collisions float64      // fingerprint-collision probability estimate, Distinct²/2^65
 }
 
 // Liveness builds the whole state graph of a config (up to maxStates worlds) and checks
@@ -85,10 +86,12 @@ func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
 	rep := LivenessReport{Distinct: len(g.parent), Edges: g.edges, Collisions: n * n / 36893488147419103232.0}
 	if g.stopped != "" {
 		rep.Status, rep.StoppedBy = explorer.Unknown, g.stopped
+		rep.Expiry.Status = explorer.Unknown
 		return rep
 	}
 	b.MaxStates = 0 // the graph is complete: only time and memory from here
-	can := g.canReach()
+	can := g.canReach(g.goal)
+	rep.Expiry = g.orphansExpire() // decided: the graph is complete
 	if rep.StoppedBy = b.stop(0); rep.StoppedBy != "" {
 		return rep
 	}
@@ -152,8 +155,8 @@ func noLiveMember(w spec.World) bool {
 	return true
 }
 
-// canReach marks the worlds from which a goal world is reachable (backward BFS).
-func (g *liveGraph) canReach() []bool {
+// canReach marks the worlds from which a world of goal is reachable (backward BFS).
+func (g *liveGraph) canReach(goal []bool) []bool {
 	prev := make([][]int32, len(g.out))
 	for i, es := range g.out {
 		for _, e := range es {
@@ -162,7 +165,7 @@ func (g *liveGraph) canReach() []bool {
 	}
 	can := make([]bool, len(g.out))
 	var queue []int32
-	for i, ok := range g.goal {
+	for i, ok := range goal {
 		if ok {
 			can[i] = true
 			queue = append(queue, int32(i))

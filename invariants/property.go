@@ -69,6 +69,9 @@ func All() []Property {
 		// Classic client bookkeeping (answers matched to requests) and the auto-commit before a
 		// revocation, appended for the same reason.
 		answersExpected, commitBeforeRevoke,
+		// Classic members stop only for a cause the config allows; an accepted leave was
+		// applied.
+		noFatal, leaveApplied,
 	}
 }
 

@@ -19,7 +19,8 @@ type Baseline struct {
 	LiveDistinct int               `json:"live_distinct"` // 0: liveness undefined here
 	Props        map[string]string `json:"props"`         // property → status (holds, violated, ...)
 	Converges    string            `json:"converges,omitempty"`
-	Rounds       int               `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
+	Expiry       string            `json:"orphans_expire,omitempty"` // invariants.OrphansExpireName's status
+	Rounds       int               `json:"rounds"`                   // worst-case rebalances after one event; -1 unbounded
 	// RoundsBy is the same per kind of environment event: a mutant that makes one kind of
 	// event cost more rebalances is caught even when another kind sets the overall worst case.
 	RoundsBy map[string]int `json:"rounds_by,omitempty"`
@@ -73,6 +74,11 @@ const RoundsName = "rounds"
 // (the figure --max-unavailable bounds): slower, not wrong by any safety property.
 const UnavailableName = "unavailable"
 
+// PureStepsName is the pseudo-property of a mutant whose step changes the world it steps
+// from (invariants.LiveBounds.CheckPure): impl's roles are pure functions, so a step that
+// writes into memory its parent shares is wrong whatever the properties say.
+const PureStepsName = "pure-steps"
+
 // StepsName is the pseudo-property of a mutant that needs more steps to converge again after
 // an environment event in a converged world than the reference needs after the same event in
 // the same world: slower, though no partition waits longer for an owner.
@@ -97,7 +103,11 @@ func RunBaseline(w World) (Baseline, error) {
 	lb := p.bounds(0)
 	lb.Events = w.Events()
 	lr := invariants.LivenessWithin(cfg, lb)
-	b := Baseline{World: w, Distinct: int64(lr.Distinct), Props: map[string]string{}, Rounds: -1}
+	if lr.StoppedBy == invariants.StopImpure {
+		return Baseline{}, fmt.Errorf("world %s: the reference changed a world while stepping from it (%s)", w.Name, invariants.StopImpure)
+	}
+	b := Baseline{World: w, Distinct: int64(lr.Distinct), Props: map[string]string{}, Rounds: -1,
+		Expiry: lr.Expiry.Status.String()}
 	for i, pr := range props {
 		b.Props[pr.Name] = p.status(i).String()
 	}
@@ -178,12 +188,18 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 	lb := p.bounds(int(capStates(b.Distinct)))
 	lb.Events = b.Events()
 	lr := invariants.LivenessWithin(cfg, lb)
+	if lr.StoppedBy == invariants.StopImpure {
+		return []string{PureStepsName}, false, nil
+	}
 	complete := lr.StoppedBy == ""
 	if killers = p.caught(complete); len(killers) > 0 {
 		return killers, false, nil
 	}
 	if !complete {
 		return nil, true, nil
+	}
+	if b.Expiry == explorer.Holds.String() && lr.Expiry.Status == explorer.Violated {
+		return []string{invariants.OrphansExpireName}, false, nil
 	}
 	if b.LiveDistinct == 0 || b.Converges != explorer.Holds.String() {
 		return nil, false, nil

@@ -24,3 +24,23 @@ func (w World) Orphans() []impl.MemberID {
 	}
 	return out
 }
+
+// Unsettled names one id the coordinator keeps that no running process stands behind — an
+// orphan (Orphans), or a classic pending member id (KIP-394) that no live consumer holds or
+// is being told — or returns "" when there is none. Both are bound to go: an orphan's
+// session timer and a pending id's join timer are free timers (see timer), so in every
+// behaviour the coordinator lets such an id go eventually (invariants' orphans-expire).
+func (w World) Unsettled() impl.MemberID {
+	if o := w.Orphans(); len(o) > 0 {
+		return o[0]
+	}
+	if w.cfg.ConsumerProtocol {
+		return ""
+	}
+	for _, id := range w.Coord.Pending() {
+		if !w.held(id) {
+			return id
+		}
+	}
+	return ""
+}

@@ -98,7 +98,7 @@ func (r *report) timeline(i int, id string) *htmlreport.Timeline {
 		for j, s := range r.paths[i].Steps {
 			acts[j] = s.Action
 		}
-		t = traces.New(r.Config, traces.Header{Property: p.Name}, r.cfg, acts)
+		t = traces.New(r.Config, traces.Header{Property: checkedName(p)}, r.cfg, acts)
 	}
 	tl := replayedTimeline(id, t)
 	if tl == nil {

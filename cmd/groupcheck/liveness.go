@@ -47,6 +47,28 @@ func (r *report) addLiveness(lr invariants.LivenessReport) {
 	if lr.Status != explorer.Unknown {
 		r.Rounds = newRoundsReport(lr.Rounds)
 	}
+	r.addExpiry(lr)
+}
+
+// addExpiry appends the orphans-expire verdict, decided on the same graph: its path ends in
+// the first world from which the coordinator never lets the kept id go. The path is a plain
+// trace (its end is not a state predicate the replay checks).
+func (r *report) addExpiry(lr invariants.LivenessReport) {
+	e := lr.Expiry
+	p := propertyReport{Name: invariants.OrphansExpireName, Kind: "eventually", Status: e.Status.String(),
+		Statement: invariants.OrphansExpireStatement, Source: invariants.OrphansExpireSource,
+		Trace: []string{}, unchecked: true}
+	switch e.Status {
+	case explorer.Unknown:
+		p.Why = fmt.Sprintf("BOUNDED: the liveness check was stopped by %s at %d worlds of the state graph; no verdict", lr.StoppedBy, lr.Distinct)
+	case explorer.Violated:
+		p.Why = fmt.Sprintf("after the path the coordinator keeps %s, which no running process stands behind, in every behaviour (%d of %d worlds never let such an id go)", e.Kept, e.Stuck, lr.Distinct)
+		for _, s := range e.Path.Steps {
+			p.Trace = append(p.Trace, s.Action.Text(&r.cfg))
+		}
+	}
+	r.Properties = append(r.Properties, p)
+	r.paths = append(r.paths, e.Path)
 }
 
 // roundsReport is the JSON form of invariants.Rounds: -1 (invariants.Unbounded) where a
