@@ -249,12 +249,16 @@ var noOrphanMember = Property{
 // member no process knows, or "" when none can (exploration shows each in a two-member
 // world; TestOrphanCauses):
 //   - a crash: the dead process's member waits for its session timer (KAFKA.md §1.9);
-//   - a graceful leave: the member stays until the LeaveGroup (KIP-848: the leave heartbeat)
-//     arrives; an unsubscribe (alt-topics=-) is one;
+//   - a graceful leave of a static member (KIP-345: it sends none), or one that meets a
+//     failover (the closing client does not retry it, the new coordinator loads the member
+//     from the log); a dynamic member's leave on its way is no orphan (spec.World.Orphans);
 //   - a static restart: the old incarnation's member stays until the new one's join replaces
 //     it (KAFKA.md §1.10, §3.6);
-//   - a poll timeout: the member gives its id up locally (a static one without leaving) and
-//     stays until its leave arrives, its rejoin replaces it, or its session expires;
+//   - a member that closes or exceeds max.poll.interval.ms before the answer naming it arrives
+//     (KIP-848 with coordinator-named ids, a classic JoinGroup below v4): it cannot leave;
+//   - a poll timeout of a static member: it gives its id up locally without leaving and stays
+//     until its rejoin replaces it or its session expires (a dynamic one's leave is on its
+//     way, unless a failover meets it);
 //   - a lost response, under KIP-848 or with static members: the response that carried the
 //     member id a join created is lost, and the retry joins afresh (KAFKA-17116, the reason
 //     for KIP-1082's client-generated ids; a static member's retry is told
@@ -267,8 +271,14 @@ func orphanCauses(c spec.Config) string {
 	if b.Crashes > 0 {
 		why = append(why, "a crashed process's member waits for its session timer")
 	}
-	if b.Leaves > 0 {
-		why = append(why, "a closed member stays until its leave arrives")
+	if b.Leaves > 0 && staticMembers(c) {
+		why = append(why, "a closed static member sends no leave (KIP-345) and stays until its session expires")
+	}
+	if b.Leaves > 0 && b.Failovers > 0 {
+		why = append(why, "a closed member's leave that meets a failover is not retried, and the new coordinator loads the member from the log")
+	}
+	if (b.Leaves > 0 || b.PollTimeouts > 0) && namedByAnswer(c) {
+		why = append(why, "a member that closes or times out its poll before the answer naming it arrives cannot leave (KAFKA-17116)")
 	}
 	if b.SubscriptionChanges > 0 && slices.ContainsFunc(c.Members, func(m spec.MemberConfig) bool { return m.Unsubscribes }) {
 		why = append(why, "an unsubscribed member stays until its leave arrives (with coordinator-named ids, until its session expires when it unsubscribes before the answer naming it arrives: KAFKA-17116)")
@@ -276,13 +286,23 @@ func orphanCauses(c spec.Config) string {
 	if b.Restarts > 0 {
 		why = append(why, "a restarted static member's old member stays until the new join replaces it")
 	}
-	if b.PollTimeouts > 0 {
-		why = append(why, "a member that exceeds max.poll.interval.ms gives its id up before the coordinator lets it go")
+	if b.PollTimeouts > 0 && (staticMembers(c) || b.Failovers > 0) {
+		why = append(why, "a static member that exceeds max.poll.interval.ms gives its id up without leaving (a dynamic one's leave may meet a failover)")
 	}
 	if b.LostResponses > 0 && (c.ConsumerProtocol || staticMembers(c)) {
 		why = append(why, "a lost response that named a joining member leaves that member behind (KAFKA-17116)")
 	}
 	return strings.Join(why, "; ")
+}
+
+// namedByAnswer says whether some member learns its member id only from the answer to the
+// join that created it: KIP-848 with coordinator-named ids (without KIP-1082), or a classic
+// JoinGroup below v4 (no MEMBER_ID_REQUIRED round, KIP-394).
+func namedByAnswer(c spec.Config) bool {
+	if c.ConsumerProtocol {
+		return !c.ClientMemberIDs
+	}
+	return slices.ContainsFunc(c.Members, func(m spec.MemberConfig) bool { return m.JoinVersion < 4 })
 }
 
 func staticMembers(c spec.Config) bool {

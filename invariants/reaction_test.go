@@ -151,7 +151,8 @@ func TestOrphanCauses(t *testing.T) {
 		steps       int // of the shortest counterexample
 	}{
 		{"classic, a crash", twoMembers + "budget crashes=1\n", true, 5},
-		{"classic, a leave", twoMembers + "budget leaves=1\n", true, 5},
+		{"classic, a leave", twoMembers + "budget leaves=1\n", false, 0},
+		{"classic static, a leave", strings.Replace(twoMembers, "member b topics=t", "member b topics=t static", 1) + "budget leaves=1\n", true, 3},
 		{"classic, a lost response", twoMembers + "budget lost-responses=1\n", false, 0},
 		{"classic, a hang", twoMembers + "budget hangs=1\n", false, 0},
 		{"KIP-848, a crash", kip848 + "budget crashes=1\n", true, 2},

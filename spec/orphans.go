@@ -4,25 +4,49 @@ import "github.com/groupcheck/groupcheck/impl"
 
 // Orphans lists the members the coordinator holds that no running process stands behind: no
 // live consumer holds the id, none has a request parked under it or a response naming it on
-// its way, and no hung process heartbeats for it. Nothing but a timer removes such a member
+// its way, no hung process heartbeats for it, and no leave naming it is on its way (a closed
+// process's LeaveGroup, a KIP-848 heartbeat with member epoch -1: the member is let go as it
+// arrives). Nothing but a timer removes such a member
 // (its timers are free: see timer), and until then it keeps its place in the group and
 // whatever the assignment gives it, which nobody consumes.
 func (w World) Orphans() []impl.MemberID {
 	var out []impl.MemberID
 	if w.cfg.ConsumerProtocol {
 		for _, m := range w.Group.Members() {
-			if !w.heldKIP848(m.ID) {
+			if !w.heldKIP848(m.ID) && !w.leaving(m.ID) {
 				out = append(out, m.ID)
 			}
 		}
 		return out
 	}
 	for _, id := range w.Coord.Members() {
-		if !w.held(id) && !w.heartbeating(id) {
+		if !w.held(id) && !w.heartbeating(id) && !w.leaving(id) {
 			out = append(out, id)
 		}
 	}
 	return out
+}
+
+// leaving says whether a request on its way to the coordinator, from any process, running or
+// closed, leaves the group as member id.
+func (w World) leaving(id impl.MemberID) bool {
+	for _, s := range w.Slots {
+		for _, r := range s.Out {
+			switch r := r.(type) {
+			case impl.LeaveGroupRequest:
+				for _, m := range r.Members {
+					if m.MemberID == id {
+						return true
+					}
+				}
+			case impl.ConsumerGroupHeartbeatRequest:
+				if r.MemberID == id && r.MemberEpoch == impl.EpochLeave {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Unsettled names one id the coordinator keeps that no running process stands behind — an
