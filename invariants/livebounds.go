@@ -35,6 +35,8 @@ type LiveBounds struct {
 	// values out), so a step that writes into memory its parent world shares — a
 	// copy-on-write clone dropped — is a bug whatever the properties say.
 	CheckPure bool
+	// RecordTaken fills LivenessReport.Taken: every kind of action the graph takes, by member.
+	RecordTaken bool
 
 	// Now and Resident read the clock and the resident set; nil means time.Now and
 	// explorer.ResidentBytes. Tests inject their own.

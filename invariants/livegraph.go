@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"hash/maphash"
+	"slices"
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/spec"
@@ -46,12 +47,16 @@ type liveGraph struct {
 	// that does not depend on the process (FNV-1a), by index.
 	stable map[int32]uint64
 
-	lastAction spec.Action // set by stepTo, read right after
-	impure     int32       // with StopImpure, the world a step changed
+	taken      map[takenKey]struct{} // with LiveBounds.RecordTaken, what the edges did
+	lastAction spec.Action           // set by stepTo, read right after
+	impure     int32                 // with StopImpure, the world a step changed
 }
 
 func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	g := &liveGraph{init: spec.Init(c)}
+	if b.RecordTaken {
+		g.taken = map[takenKey]struct{}{}
+	}
 	if b.PerStart {
 		g.stable = map[int32]uint64{}
 	}
@@ -117,6 +122,9 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			if n, ev, ok := spec.Step(w, a); ok {
 				if b.OnStep != nil && g.stopped == "" && !b.OnStep(w, ev, n) {
 					g.stopped = StopCaller
+				}
+				if g.taken != nil {
+					g.taken[newTakenKey(w, a)] = struct{}{}
 				}
 				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
@@ -217,6 +225,52 @@ func unowned(w spec.World) int {
 		}
 	}
 	return subscribed.Minus(owned).Len()
+}
+
+// takenKey is an action up to what the events check compares: its kind, its member (for
+// member actions), its topic (for metadata events) and, for an assign that asks for a
+// follow-up, the slot asked.
+type takenKey struct {
+	kind     spec.Kind
+	slot     int8 // -1: not a member action
+	topic    string
+	followup int8 // -1: none
+}
+
+func newTakenKey(w spec.World, a spec.Action) takenKey {
+	k := takenKey{kind: a.Kind, slot: a.Slot, topic: a.Topic, followup: -1}
+	switch a.Kind {
+	case spec.AddPartition, spec.DeleteTopic, spec.SessionExpiry, spec.PendingExpiry, spec.RebalanceTimeout,
+		spec.JoinTimeout, spec.SyncTimeout, spec.Failover, spec.Load:
+		k.slot = -1
+	}
+	if a.Followup != "" {
+		if i, ok := w.Holder(a.Followup); ok {
+			k.followup = int8(i)
+		}
+	}
+	return k
+}
+
+// takenNames lists the graph's taken keys as text ("followup a", "assign a followup=b",
+// "crash b"), sorted.
+func (g *liveGraph) takenNames(c spec.Config) []string {
+	var out []string
+	for k := range g.taken {
+		s := k.kind.String()
+		if k.slot >= 0 {
+			s += " " + c.Members[k.slot].Name
+		}
+		if k.topic != "" {
+			s += " " + k.topic
+		}
+		if k.followup >= 0 {
+			s += " followup=" + c.Members[k.followup].Name
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // pathTo lists the worlds on the shortest path to world s, s last (the initial world omitted).

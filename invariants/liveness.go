@@ -40,7 +40,11 @@ type LivenessReport struct {
 	Lasso      *Lasso
 	Rounds     Rounds       // convergence after environment events in a converged group
 	Expiry     ExpiryReport // orphans-expire, decided on the same graph
-	Collisions float64      // fingerprint-collision probability estimate, Distinct²/2^65
+	// Taken is, with LiveBounds.RecordTaken, every kind of action the graph takes, by slot ("followup a", "crash b";
+	// sorted): what the world exercises. A mutant that never takes one the reference takes in
+	// the same world has silently disabled an event (groupcheck mutate's events check).
+	Taken      []string
+	Collisions float64 // fingerprint-collision probability estimate, Distinct²/2^65
 }
 
 // Liveness builds the whole state graph of a config (up to maxStates worlds) and checks
@@ -83,7 +87,7 @@ func LivenessEvents(c spec.Config, maxStates, events int) LivenessReport {
 func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
 	g := newLiveGraph(c, b)
 	n := float64(len(g.parent))
-	rep := LivenessReport{Distinct: len(g.parent), Edges: g.edges, Collisions: n * n / 36893488147419103232.0}
+	rep := LivenessReport{Distinct: len(g.parent), Edges: g.edges, Collisions: n * n / 36893488147419103232.0, Taken: g.takenNames(c)}
 	if g.stopped != "" {
 		rep.Status, rep.StoppedBy = explorer.Unknown, g.stopped
 		rep.Expiry.Status = explorer.Unknown

@@ -26,7 +26,7 @@ func newPass(props []invariants.Property, stop bool) *pass {
 
 // bounds are the graph's bounds with the pass's hooks.
 func (p *pass) bounds(maxStates int) invariants.LiveBounds {
-	return invariants.LiveBounds{MaxStates: maxStates, OnWorld: p.world, OnStep: p.step, PerStart: true, CheckPure: true}
+	return invariants.LiveBounds{MaxStates: maxStates, OnWorld: p.world, OnStep: p.step, PerStart: true, CheckPure: true, RecordTaken: true}
 }
 
 func (p *pass) world(w spec.World) bool {

@@ -20,7 +20,10 @@ type Baseline struct {
 	Props        map[string]string `json:"props"`         // property → status (holds, violated, ...)
 	Converges    string            `json:"converges,omitempty"`
 	Expiry       string            `json:"orphans_expire,omitempty"` // invariants.OrphansExpireName's status
-	Rounds       int               `json:"rounds"`                   // worst-case rebalances after one event; -1 unbounded
+	// Taken is every kind of action the world takes, by member (invariants.LivenessReport.Taken):
+	// a mutant that never takes one of them there has silently disabled an event.
+	Taken  []string `json:"taken,omitempty"`
+	Rounds int      `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
 	// RoundsBy is the same per kind of environment event: a mutant that makes one kind of
 	// event cost more rebalances is caught even when another kind sets the overall worst case.
 	RoundsBy map[string]int `json:"rounds_by,omitempty"`
@@ -74,6 +77,12 @@ const RoundsName = "rounds"
 // (the figure --max-unavailable bounds): slower, not wrong by any safety property.
 const UnavailableName = "unavailable"
 
+// EventsName is the pseudo-property of a mutant that, in a world, never takes a kind of action
+// (by member: a crash of b, a follow-up asked of a) that the reference takes there: a vacuity
+// guard for every budgeted event at once — the mutant silently disabled something the config
+// says can happen, so every property is vacuous about it (explore's "actions never enabled").
+const EventsName = "events"
+
 // PureStepsName is the pseudo-property of a mutant whose step changes the world it steps
 // from (invariants.LiveBounds.CheckPure): impl's roles are pure functions, so a step that
 // writes into memory its parent shares is wrong whatever the properties say.
@@ -107,7 +116,7 @@ func RunBaseline(w World) (Baseline, error) {
 		return Baseline{}, fmt.Errorf("world %s: the reference changed a world while stepping from it (%s)", w.Name, invariants.StopImpure)
 	}
 	b := Baseline{World: w, Distinct: int64(lr.Distinct), Props: map[string]string{}, Rounds: -1,
-		Expiry: lr.Expiry.Status.String()}
+		Expiry: lr.Expiry.Status.String(), Taken: lr.Taken}
 	for i, pr := range props {
 		b.Props[pr.Name] = p.status(i).String()
 	}
@@ -200,6 +209,11 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 	}
 	if b.Expiry == explorer.Holds.String() && lr.Expiry.Status == explorer.Violated {
 		return []string{invariants.OrphansExpireName}, false, nil
+	}
+	for _, k := range b.Taken {
+		if _, ok := slices.BinarySearch(lr.Taken, k); !ok {
+			return []string{EventsName}, false, nil
+		}
 	}
 	if b.LiveDistinct == 0 || b.Converges != explorer.Holds.String() {
 		return nil, false, nil
