@@ -72,8 +72,8 @@ func All() []Property {
 		// Classic members stop only for a cause the config allows; an accepted leave was
 		// applied.
 		noFatal, leaveApplied,
-		// A classic rebalance has a cause.
-		rebalanceCause,
+		// A rebalance (a KIP-848 epoch bump) has a cause.
+		rebalanceCause, kip848EpochCause,
 	}
 }
 

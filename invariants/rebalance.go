@@ -3,10 +3,12 @@ package invariants
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -63,4 +65,44 @@ func rebalanceWithoutCause(a, b coordinator.Group, variant impl.Variant) string 
 // and generation, user data), as GroupMetadata's member.matches compares the raw metadata.
 func sameProtocol(x, y impl.GroupProtocol) bool {
 	return x.Name == y.Name && x.Metadata.Equal(y.Metadata)
+}
+
+// kip848EpochCause is rebalance-cause for KIP-848: the coordinator bumps the group epoch (a
+// new target, a rebalance) only when the group's membership, a member's subscription or the
+// metadata of the cluster changes (KAFKA.md §3.3 step 1–2, §3.5, §3.6). A static member that
+// returns — its new incarnation replacing the record it left at epoch −2 — is the same member
+// with the same subscription: no bump (§3.6: "a static member's quick return causes no
+// rebalance"). A bump without a cause computes the same target again, so no partition moves
+// and no figure grows; every member still reconciles to the new epoch.
+var kip848EpochCause = Property{
+	Name:      "kip848-epoch-cause",
+	Kind:      explorer.Always,
+	Statement: "the KIP-848 group epoch is bumped only when the membership (static members by instance id), a member's subscription or the cluster's metadata changes",
+	Source:    "KAFKA.md §3.3 steps 1–2, §3.5, §3.6 (GroupMetadataManager.consumerGroupHeartbeat: bumpGroupEpoch)",
+	Applies:   func(c spec.Config) bool { return c.ConsumerProtocol && c.Budget.Failovers == 0 },
+	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
+		a, b := pre.Group, post.Group
+		if b.GroupEpoch() <= a.GroupEpoch() || !a.Cluster().Equal(b.Cluster()) {
+			return ""
+		}
+		if slices.Equal(subscriptions(a.Members()), subscriptions(b.Members())) {
+			return fmt.Sprintf("the group epoch went from %d to %d with the same members, subscriptions and metadata", a.GroupEpoch(), b.GroupEpoch())
+		}
+		return ""
+	},
+}
+
+// subscriptions lists each member as identity=topics, sorted: a static member's identity is
+// its instance id, so that its replacement by a new incarnation changes nothing.
+func subscriptions(ms []kip848.Member) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		id := "member " + string(m.ID)
+		if m.IsStatic() {
+			id = "instance " + string(m.InstanceID)
+		}
+		out[i] = id + "=" + strings.Join(m.SubscribedTopics, ",")
+	}
+	slices.Sort(out)
+	return out
 }
