@@ -289,6 +289,40 @@ budget joins=1
 	// A lone member's session expiring, then a failover: the group emptied by the join phase
 	// must be logged Empty, or the new coordinator loads the expired member back (an orphan).
 	{"eager/session-timeout-failover", eagerOne + "budget session-timeouts=1 failovers=1\n"},
+	// impl/coordinator blind spots of the triage (mutate/survivors/coordinator.md): members
+	// whose assignor lists share every assignor in another order (the vote, and a member's
+	// protocols normalised to its own list: 185, 187, 253); a leave that meets a failover (54);
+	// a static restart, then a failover (the log must name the new incarnation: 250); a KIP-423
+	// coordinator where a member changes its subscription (156, 158) and where a static
+	// member restarts and the group then rebalances (its stored protocols: 159).
+	{"eager/two-assignor-lists", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t assignors=range,roundrobin
+member b topics=t assignors=roundrobin,range
+budget crashes=1
+`},
+	{"eager/leave-failover", eagerOne + "budget leaves=1 failovers=1\n"},
+	{"static/restart-failover", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static
+budget restarts=1 failovers=1
+`},
+	{"kip423/subscription-changes", strings.Replace(classicResubscribe("cooperative", "kip", "cooperative-sticky"), "coordinator kafka", "coordinator kip423", 1)},
+	{"kip423/static-restart-join", `protocol cooperative
+consumer kip
+coordinator kip423
+assignor cooperative-sticky
+topic t 2
+member a topics=t static
+member b topics=t absent
+budget restarts=1 joins=1
+`},
 }
 
 // twoEvents are the suite worlds whose rounds measure takes up to two environment events (a
