@@ -201,6 +201,10 @@ func Fair(a spec.Action, w, n spec.World) bool {
 
 // rebalances is the world's count of completed rebalances: the classic coordinator's
 // generation, or the KIP-848 group epoch (one per new target assignment).
+// Rebalances is the world's count of completed rebalances: its generation (classic) or group
+// epoch (KIP-848).
+func Rebalances(w spec.World) int { return rebalances(w) }
+
 func rebalances(w spec.World) int {
 	if w.Config().ConsumerProtocol {
 		return int(w.Group.GroupEpoch())

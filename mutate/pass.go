@@ -18,10 +18,15 @@ type pass struct {
 	hit   []bool // always: violated somewhere; sometimes: reached somewhere
 	// stop ends the exploration at the first violation (a mutant: one catch is enough).
 	stop bool
+	// maxRebalances is the highest generation (KIP-848: group epoch) seen; with limit ≥ 0 a
+	// world above limit stops the pass (overLimit): the mutant rebalanced more than the
+	// reference ever does in this world.
+	maxRebalances, limit int
+	overLimit            bool
 }
 
 func newPass(props []invariants.Property, stop bool) *pass {
-	return &pass{props: props, hit: make([]bool, len(props)), stop: stop}
+	return &pass{props: props, hit: make([]bool, len(props)), stop: stop, limit: -1}
 }
 
 // bounds are the graph's bounds with the pass's hooks.
@@ -30,6 +35,12 @@ func (p *pass) bounds(maxStates int) invariants.LiveBounds {
 }
 
 func (p *pass) world(w spec.World) bool {
+	r := invariants.Rebalances(w)
+	p.maxRebalances = max(p.maxRebalances, r)
+	if p.limit >= 0 && r > p.limit {
+		p.overLimit = true
+		return false
+	}
 	for i, pr := range p.props {
 		if pr.State == nil || p.hit[i] && pr.Kind == explorer.Sometimes {
 			continue

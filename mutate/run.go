@@ -22,8 +22,11 @@ type Baseline struct {
 	Expiry       string            `json:"orphans_expire,omitempty"` // invariants.OrphansExpireName's status
 	// Taken is every kind of action the world takes, by member (invariants.LivenessReport.Taken):
 	// a mutant that never takes one of them there has silently disabled an event.
-	Taken  []string `json:"taken,omitempty"`
-	Rounds int      `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
+	Taken []string `json:"taken,omitempty"`
+	// MaxRebalances is the highest generation (KIP-848: group epoch) of any world: a mutant
+	// that goes above it rebalances more than the reference ever does here (RoundsName).
+	MaxRebalances int `json:"max_rebalances"`
+	Rounds        int `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
 	// RoundsBy is the same per kind of environment event: a mutant that makes one kind of
 	// event cost more rebalances is caught even when another kind sets the overall worst case.
 	RoundsBy map[string]int `json:"rounds_by,omitempty"`
@@ -69,7 +72,9 @@ const (
 )
 
 // RoundsName is the pseudo-property of a mutant that needs more rebalances after one
-// environment event than the reference does in the same world.
+// environment event than the reference does in the same world, or that reaches a generation
+// (KIP-848: group epoch) higher than any the reference reaches there — a livelock that a
+// state cap would otherwise only stop (timed out).
 const RoundsName = "rounds"
 
 // UnavailableName is the pseudo-property of a mutant that leaves more partition-steps without
@@ -116,7 +121,7 @@ func RunBaseline(w World) (Baseline, error) {
 		return Baseline{}, fmt.Errorf("world %s: the reference changed a world while stepping from it (%s)", w.Name, invariants.StopImpure)
 	}
 	b := Baseline{World: w, Distinct: int64(lr.Distinct), Props: map[string]string{}, Rounds: -1,
-		Expiry: lr.Expiry.Status.String(), Taken: lr.Taken}
+		Expiry: lr.Expiry.Status.String(), Taken: lr.Taken, MaxRebalances: p.maxRebalances}
 	for i, pr := range props {
 		b.Props[pr.Name] = p.status(i).String()
 	}
@@ -194,11 +199,15 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 		}
 	}
 	p := newPass(props, true)
+	p.limit = b.MaxRebalances
 	lb := p.bounds(int(capStates(b.Distinct)))
 	lb.Events = b.Events()
 	lr := invariants.LivenessWithin(cfg, lb)
 	if lr.StoppedBy == invariants.StopImpure {
 		return []string{PureStepsName}, false, nil
+	}
+	if p.overLimit {
+		return []string{RoundsName}, false, nil
 	}
 	complete := lr.StoppedBy == ""
 	if killers = p.caught(complete); len(killers) > 0 {
