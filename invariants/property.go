@@ -74,8 +74,8 @@ func All() []Property {
 		noFatal, leaveApplied,
 		// A rebalance (a KIP-848 epoch bump) has a cause.
 		rebalanceCause, kip848EpochCause,
-		// The KIP-848 epoch rule.
-		kip848EpochChecked,
+		// The KIP-848 epoch rule; commits reported as answered.
+		kip848EpochChecked, commitReported,
 	}
 }
 

@@ -141,3 +141,28 @@ func formatAssignments(as []impl.MemberAssignment) string {
 	}
 	return s
 }
+
+// CommitResultEvent is a client's report to the application of how its OffsetCommit ended
+// (consumer.CommitResult, kip848client.CommitResult): accepted, refused with Error, timed out,
+// or failed locally before it was sent. Traces do not print it (the CommitEvent at delivery
+// shows the coordinator's verdict); invariants' commit-reported checks that the two agree.
+type CommitResultEvent struct {
+	Slot     int
+	Name     string
+	Accepted bool
+	TimedOut bool
+	Local    bool
+	Error    impl.ErrorCode
+}
+
+func (e CommitResultEvent) String() string {
+	switch {
+	case e.Accepted:
+		return fmt.Sprintf("%s: commit accepted", e.Name)
+	case e.TimedOut:
+		return fmt.Sprintf("%s: commit timed out", e.Name)
+	case e.Local:
+		return fmt.Sprintf("%s: commit failed locally: %s", e.Name, e.Error)
+	}
+	return fmt.Sprintf("%s: commit refused: %s", e.Name, e.Error)
+}

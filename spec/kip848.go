@@ -91,7 +91,7 @@ func (st *stepper) applyMember(i int, c kip848client.Member, effs []kip848client
 		case kip848client.FatalError:
 			st.ev = append(st.ev, FatalEvent{Slot: i, Name: st.name(i), Error: e.Error})
 		case kip848client.CommitResult:
-			// The coordinator's verdict is observed at delivery (CommitEvent).
+			st.ev = append(st.ev, CommitResultEvent{Slot: i, Name: st.name(i), Accepted: e.Accepted, TimedOut: e.TimedOut, Error: e.Error})
 		default:
 			panic("spec: unknown kip848client effect")
 		}

@@ -174,7 +174,7 @@ func (st *stepper) apply(i int, c consumer.Consumer, effs []consumer.Effect) {
 		case consumer.Fatal:
 			st.ev = append(st.ev, FatalEvent{Slot: i, Name: st.name(i), Error: e.Error})
 		case consumer.CommitResult:
-			// The coordinator's verdict is observed at delivery (CommitEvent).
+			st.ev = append(st.ev, CommitResultEvent{Slot: i, Name: st.name(i), Accepted: e.Accepted, TimedOut: e.TimedOut, Local: e.Local, Error: e.Error})
 		default:
 			panic("spec: unknown consumer effect")
 		}

@@ -54,11 +54,14 @@ func (r *runner) step(a spec.Action) ([]spec.Event, bool) {
 }
 
 // visible drops the events a trace does not print: a ReceiveEvent repeats what the world's
-// diff shows (the response leaving its connection).
+// diff shows (the response leaving its connection), a CommitResultEvent what the CommitEvent
+// at delivery showed.
 func visible(ev []spec.Event) []spec.Event {
 	out := ev[:0:0]
 	for _, e := range ev {
-		if _, ok := e.(spec.ReceiveEvent); !ok {
+		switch e.(type) {
+		case spec.ReceiveEvent, spec.CommitResultEvent:
+		default:
 			out = append(out, e)
 		}
 	}
