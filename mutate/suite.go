@@ -41,8 +41,10 @@ func Suite() []World {
 			add("mutant-world/"+m.Fault.String(), m.World)
 		}
 	}
-	for _, w := range standIns {
-		add(w.Name, w.Text)
+	for _, ws := range [][]World{standIns, coordinatorWorlds, consumerWorlds, kip848Worlds} {
+		for _, w := range ws {
+			add(w.Name, w.Text)
+		}
 	}
 	return out
 }
