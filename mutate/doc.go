@@ -1,9 +1,13 @@
 // Package mutate measures how much of impl/ the properties watch, without a list of known
 // bugs: it makes small automatic mutants of the reference roles and runs each against a fixed
 // suite of small worlds (Suite) with every property, converges and the rebalance-rounds bound.
-// A mutant is killed when a property that holds for the reference fails, when it needs more
-// rebalances after one environment event than the reference, or when it panics; it survives
-// when every world that reaches it passes; it timed out when a state cap (three times the
+// A mutant is killed when a property that holds for the reference fails (orphans-expire,
+// decided on the liveness graph, included), when it needs more rebalances after one
+// environment event than the reference or reaches a generation above the reference's highest
+// (rounds), when it is slower (unavailable, steps), when it never takes a kind of action the
+// reference takes in the world (events: a silently disabled event), when a step changes the
+// world it steps from (pure-steps: impl's roles are pure functions), or when it panics; it
+// survives when every world that reaches it passes; it timed out when a state cap (three times the
 // reference's states, plus 5,000) or, for a loop inside impl/, the clock stopped a world first.
 //
 // # Usage
