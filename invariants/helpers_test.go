@@ -103,3 +103,36 @@ func ownSlots(w spec.World) spec.World {
 	}
 	return w
 }
+
+// shortestStep finds, breadth first, the shortest path in c to a step where seen is true,
+// checks that property under holds in c on the way, and returns that last step re-executed:
+// the world before it, its events, the world after, and the path's length. It fails the test
+// when under is violated or no such step exists.
+func shortestStep(t *testing.T, c spec.Config, under Property, seen func(pre spec.World, ev []spec.Event, post spec.World) bool) (pre spec.World, ev []spec.Event, post spec.World, steps int) {
+	t.Helper()
+	marker := Property{Name: "not-seen", Kind: explorer.Always, Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+		if seen(pre, ev, post) {
+			return "seen"
+		}
+		return ""
+	}}
+	m := NewModelWith(c, []Property{under, marker})
+	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{})
+	if r.Properties[0].Status != explorer.Holds {
+		t.Fatalf("%s %v: %v", under.Name, r.Properties[0].Status, pathText(c, r.Properties[0].Path))
+	}
+	p := r.Properties[1]
+	if p.Status != explorer.Violated {
+		t.Fatalf("no such step in %s (%v): %s is vacuous here", c.Name, p.Status, under.Name)
+	}
+	n := len(p.Path.Steps)
+	pre = p.Path.Init
+	if n > 1 {
+		pre = p.Path.Steps[n-2].State
+	}
+	post, ev, ok := spec.Step(pre, p.Path.Steps[n-1].Action)
+	if !ok {
+		t.Fatal("the path's last step does not re-execute")
+	}
+	return pre, ev, post, n
+}

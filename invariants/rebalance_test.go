@@ -3,7 +3,6 @@ package invariants
 import (
 	"testing"
 
-	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/spec"
 )
@@ -24,27 +23,15 @@ member a topics=t version=0
 member b topics=t version=0
 budget followups=1
 `)
-	underKafka := Property{Name: "kafka-rules", Kind: explorer.Always, Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
-		return rebalanceWithoutCause(pre.Coord, post.Coord, impl.Kafka)
-	}}
-	m := NewModelWith(c, []Property{rebalanceCause, underKafka})
-	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{})
-	if r.Properties[0].Status != explorer.Holds {
-		t.Fatalf("rebalance-cause %v: %v", r.Properties[0].Status, pathText(c, r.Properties[0].Path))
-	}
-	p := r.Properties[1]
-	if p.Status != explorer.Violated {
-		t.Fatalf("no KIP-423 forced rebalance found (%v)", p.Status)
-	}
-	n := len(p.Path.Steps)
-	pre, post := p.Path.Steps[n-2].State, p.Path.Steps[n-1].State
+	pre, _, post, _ := shortestStep(t, c, rebalanceCause, func(pre spec.World, _ []spec.Event, post spec.World) bool {
+		return rebalanceWithoutCause(pre.Coord, post.Coord, impl.Kafka) != ""
+	})
 	if why := rebalanceWithoutCause(pre.Coord, post.Coord, impl.KIP); why != "" {
 		t.Errorf("the forced rebalance has no cause under KIP-423 either: %s", why)
 	}
 	if rebalanceCause.Applies(config(t, twoMembers+"budget failovers=1\n")) {
 		t.Error("rebalance-cause applies to a failover world")
 	}
-	t.Logf("the shortest forced rebalance: %v", pathText(c, p.Path))
 }
 
 // TestKIP848EpochCause: a member that switches its subscription to u and back bumps the group
