@@ -2,4 +2,42 @@ package mutate
 
 // consumerWorlds are the worlds the triage of the full run of 2026-12-02 (main a47ddf5) added for
 // blind spots of impl/consumer: each comment names the mutants it catches.
-var consumerWorlds = []World{}
+var consumerWorlds = []World{
+	// A classic partition added while the lone leader's first round is under way: only
+	// synced's leaderMetadataStale keeps the rejoin MetadataChanged asked for (no classic
+	// world added a partition). Catches 728 (converges). 43 states.
+	{"eager/partition-additions", eagerOne + "budget partition-additions=1\n"},
+	// The seed's consumer (KIP-429 §1.b) seeing one of its two topics deleted: it loses that
+	// topic's partition at once and keeps the other, so it rejoins owning something with its
+	// owned generation kept (no classic world deleted a topic). Catches 649 (revoke-before-
+	// reassign: the deleted partition dropped without a callback) and 654 (claims-truthful:
+	// owned generation reset while partitions are kept). 84 states.
+	{"cooperative-kip/topic-deletions", `protocol cooperative
+consumer kip
+coordinator kafka
+assignor cooperative-sticky
+topic t 1
+topic u 1
+member a topics=t,u
+budget topic-deletions=1
+`},
+	// librdkafka's commits while a cooperative member rejoins: a commit sent in
+	// PREPARING_REBALANCE under the old generation is answered ILLEGAL_GENERATION once the join
+	// has moved the group on, and librdkafka ignores it mid-rebalance (rdkafka_cgrp.c
+	// rd_kafka_cgrp_op_handle_OffsetCommit; CommitPolicy). Catches 423 and 425 (a reset there:
+	// lost-only-after-membership-lost). 490 states.
+	{"cooperative-kafka/librdkafka-join-commits", `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 1
+member a topics=t
+member b topics=t absent
+budget joins=1
+commits librdkafka
+`},
+	// Two poll timeouts of one member: the second LeaveGroup is sent only if the first one's
+	// answer cleared its in-flight marker. Catches 644 (no-orphan-member,
+	// lost-only-after-membership-lost). 1,330 states.
+	{"eager/two-poll-timeouts", eagerOne + "budget poll-timeouts=2\n"},
+}
