@@ -103,7 +103,9 @@ func requestIdentity(r impl.Request) (identity, bool) {
 //
 // franz-go's classic OffsetCommit is judged by franz-go's own reaction (franzGoCommitRejoin):
 // it rejoins at once keeping its identity, and its JoinGroup's answer resets it; the rest of
-// a franz-go client (heartbeat, join, sync) is judged as above.
+// a franz-go client (heartbeat, join, sync) is judged as above. librdkafka's is too
+// (librdkafkaCommitWhileRebalancing): a commit answered ILLEGAL_GENERATION while it is
+// rebalancing keeps its generation by design — a README finding, as Java resets there.
 //
 // The KIP-848 OffsetCommit is left out, because Java's KIP-848 consumer does not react there:
 // CommitRequestManager.OffsetCommitRequestState.onResponse completes a commit answered
@@ -154,7 +156,7 @@ func keptFenced(pre spec.World, ev []spec.Event, post spec.World, e spec.Receive
 	}
 	i := e.Slot
 	stopped := !post.Live(i) || post.Slots[i].Incarnation != pre.Slots[i].Incarnation
-	if !stopped && heldIdentity(post, i) == sent && !franzGoCommitRejoin(pre, e, post) {
+	if !stopped && heldIdentity(post, i) == sent && !franzGoCommitRejoin(pre, e, post) && !librdkafkaCommitWhileRebalancing(pre, e) {
 		return fmt.Sprintf("%s is told %s for its %s under %s, and keeps that identity", e.Name, e.Response.Code(), kindName(e.Response), sent)
 	}
 	for _, x := range ev {
@@ -177,6 +179,22 @@ func franzGoCommitRejoin(pre spec.World, e spec.ReceiveEvent, post spec.World) b
 		return false
 	}
 	return e.Response.Code() == impl.FencedInstanceID || post.Slots[e.Slot].Client.RejoinNeeded
+}
+
+// librdkafkaCommitWhileRebalancing reports whether slot e.Slot is a librdkafka client whose
+// OffsetCommit is answered ILLEGAL_GENERATION while it is rebalancing, which librdkafka
+// ignores on purpose: rd_kafka_cgrp_op_handle_OffsetCommit breaks out "if
+// (RD_KAFKA_CGRP_REBALANCING(rkcg))", keeping rkcg_generation_id, "because a new generation
+// id can be received soon after this error" (confluentinc/librdkafka src/rdkafka_cgrp.c).
+// Java resets the generation there (KAFKA.md §1.11); the difference is the finding
+// traces/scenarios/librdkafka-commit-illegal-generation.trace. consumer.CommitLibrdkafka.
+func librdkafkaCommitWhileRebalancing(pre spec.World, e spec.ReceiveEvent) bool {
+	c := pre.Config()
+	if _, ok := e.Response.(impl.OffsetCommitResponse); !ok || !c.Commits || c.CommitPolicy != consumer.CommitLibrdkafka {
+		return false
+	}
+	s := pre.Slots[e.Slot].Client.State()
+	return e.Response.Code() == impl.IllegalGeneration && (s == consumer.PreparingRebalance || s == consumer.CompletingRebalance)
 }
 
 // fencedIdentity is the identity the request answered by a fencing response was sent under,
