@@ -61,13 +61,13 @@ func (r *Reduced) Ample(w spec.World, acts []spec.Action, buf []int) []int {
 
 // invisible reports whether the local step of slot i from w to n, with events ev, is
 // invisible to every property: it changes nothing a state property reads of the slot
-// (observed), its events are only the slot's sends and receipts, and no step property flags
-// it. The step properties read a step of slot i only through slot i and its events, so
+// (observed), its events are only the slot's sends, receipts and commit reports (a report
+// is read only with its receipt, by commit-reported), and no step property flags it. The step properties read a step of slot i only through slot i and its events, so
 // their verdict on it is the same wherever it is taken (TestReducedSameVerdicts).
 func (r *Reduced) invisible(w spec.World, ev []spec.Event, n spec.World, i int) bool {
 	for _, e := range ev {
 		switch e.(type) {
-		case spec.SendEvent, spec.ReceiveEvent:
+		case spec.SendEvent, spec.ReceiveEvent, spec.CommitResultEvent:
 		default:
 			return false
 		}
