@@ -128,7 +128,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 				}
 				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
-					bump: int8(max(0, rebalances(n)-rebalances(w))), fair: Fair(a, w, n)})
+					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: Fair(a, w, n)})
 				g.edges++
 			}
 		}
@@ -203,9 +203,7 @@ func Fair(a spec.Action, w, n spec.World) bool {
 // generation, or the KIP-848 group epoch (one per new target assignment).
 // Rebalances is the world's count of completed rebalances: its generation (classic) or group
 // epoch (KIP-848).
-func Rebalances(w spec.World) int { return rebalances(w) }
-
-func rebalances(w spec.World) int {
+func Rebalances(w spec.World) int {
 	if w.Config().ConsumerProtocol {
 		return int(w.Group.GroupEpoch())
 	}

@@ -52,7 +52,7 @@ func (w World) leaving(id impl.MemberID) bool {
 // Unsettled names one id the coordinator keeps that no running process stands behind — an
 // orphan (Orphans), or a classic pending member id (KIP-394) that no live consumer holds or
 // is being told — or returns "" when there is none. Both are bound to go: an orphan's
-// session timer and a pending id's join timer are free timers (see timer), so in every
+// session timer and a pending id's expiry (the pending-member timer) are free (see timer), so in every
 // behaviour the coordinator lets such an id go eventually (invariants' orphans-expire).
 func (w World) Unsettled() impl.MemberID {
 	if o := w.Orphans(); len(o) > 0 {
