@@ -44,7 +44,7 @@ var claimsTruthful = Property{
 }
 
 // untruthful says how one protocol's subscription misstates c's ownership, or "".
-func untruthful(c consumer.Consumer, p impl.GroupProtocol) string {
+func untruthful(c *consumer.Consumer, p impl.GroupProtocol) string {
 	m, owned := p.Metadata, c.Owned()
 	if m.Version >= 1 && !m.OwnedPartitions.Equal(owned) {
 		return fmt.Sprintf("claims %s but the member owns %s", m.OwnedPartitions, owned)

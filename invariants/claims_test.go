@@ -33,7 +33,7 @@ func TestUntruthful(t *testing.T) {
 		{"user data relabelled (B8a)", consumer.CooperativeSticky, sub(1, t0, -1, 4), "labels (t-0) with generation 4"},
 		{"another assignor's user data is not a label", consumer.Range, sub(1, t0, -1, 4), ""},
 	} {
-		got := untruthful(c, impl.GroupProtocol{Name: tc.assignor, Metadata: tc.sub})
+		got := untruthful(&c, impl.GroupProtocol{Name: tc.assignor, Metadata: tc.sub})
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}

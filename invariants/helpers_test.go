@@ -99,6 +99,8 @@ func ownSlots(w spec.World) spec.World {
 	w.Slots = slices.Clone(w.Slots)
 	for i, s := range w.Slots {
 		c := *s
+		cl, m := *s.Client, *s.Member
+		c.Client, c.Member = &cl, &m
 		w.Slots[i] = &c
 	}
 	return w

@@ -54,7 +54,7 @@ func TestNoFatal(t *testing.T) {
 	ws := walk(t, config(t, twoMembers), stableScript...)
 	stable := ws[len(ws)-1]
 	stop := func(w spec.World, e impl.ErrorCode) spec.World {
-		w.Slots = slices.Clone(w.Slots)
+		w = ownSlots(w)
 		w.Slots[1].Client.FatalError = e
 		return w
 	}

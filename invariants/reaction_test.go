@@ -186,7 +186,9 @@ func TestOrphanCauses(t *testing.T) {
 func TestFencedMeansStopLeavesAndFranzGoCommits(t *testing.T) {
 	forge := func(w spec.World, change func(*consumer.Consumer)) spec.World {
 		s := *w.Slots[0]
-		change(&s.Client)
+		c := *s.Client
+		change(&c)
+		s.Client = &c
 		w.Slots = slices.Clone(w.Slots)
 		w.Slots[0] = &s
 		return w

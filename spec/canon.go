@@ -152,11 +152,11 @@ func (e *encoder) signature(s *Slot) {
 	e.bool(s.Alt)
 	e.bool(s.Stale)
 	if e.genAsEpoch {
-		m := s.Member
+		m := *s.Member
 		m.ID, m.Config.MemberID, m.Config.InstanceID, m.Config.Conn = "", "", "", 0
 		e.member(&m)
 	} else {
-		c := s.Client
+		c := *s.Client
 		c.Config.InstanceID, c.Config.Conn, c.Gen.MemberID = "", 0, ""
 		for k := range c.Requests {
 			c.Requests[k].Sent.MemberID = ""

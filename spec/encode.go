@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/groupcheck/groupcheck/impl"
@@ -48,7 +49,8 @@ import (
 //
 // A field tagged `spec:"classic"` or `spec:"kip848"` holds one protocol's role; in a world of
 // the other protocol it never changes, so it is left out of the encoding (it cost a third of the
-// encoding time in classic worlds).
+// encoding time in classic worlds). A `,deref` option marks a pointer that is never nil,
+// encoded as the value it points to (Slot's roles, held by pointer to keep slots small).
 //
 // Member ids need no rule: the world reuses the smallest id not referenced anywhere (freshID),
 // which makes them canonical by construction.
@@ -210,9 +212,15 @@ func structPlan(t reflect.Type) encodeFunc {
 		if f.Name == "_" || f.Tag.Get("spec") == "-" {
 			continue
 		}
+		tag, opt, _ := strings.Cut(f.Tag.Get("spec"), ",")
 		fields = append(fields, i)
-		funcs = append(funcs, planFor(f.Type)) // no recursive types in worlds
-		only = append(only, f.Tag.Get("spec"))
+		if opt == "deref" { // a pointer never nil, encoded as the value it points to
+			elem := planFor(f.Type.Elem())
+			funcs = append(funcs, func(e *encoder, v reflect.Value) { elem(e, v.Elem()) })
+		} else {
+			funcs = append(funcs, planFor(f.Type)) // no recursive types in worlds
+		}
+		only = append(only, tag)
 	}
 	return func(e *encoder, v reflect.Value) {
 		for k, i := range fields {

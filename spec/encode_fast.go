@@ -171,9 +171,9 @@ func (e *encoder) slot(s *Slot) {
 	e.bool(s.Alt)
 	e.bool(s.Stale)
 	if e.genAsEpoch {
-		e.member(&s.Member)
+		e.member(s.Member)
 	} else {
-		e.consumer(&s.Client)
+		e.consumer(s.Client)
 		if s.Assigning == nil {
 			e.buf = append(e.buf, 0)
 		} else {

@@ -57,9 +57,11 @@ func (r renamer) conn(c impl.Conn) impl.Conn {
 
 func (r renamer) slot(s Slot, kip bool) Slot {
 	if kip {
-		s.Member = r.member(s.Member)
+		m := r.member(*s.Member)
+		s.Member = &m
 	} else {
-		s.Client = r.consumer(s.Client)
+		c := r.consumer(*s.Client)
+		s.Client = &c
 		if s.Assigning != nil {
 			a := *s.Assigning
 			a.Members = r.joinMembers(a.Members)

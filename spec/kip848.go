@@ -61,7 +61,8 @@ func (st *stepper) startMember(i int) {
 	old := *st.w.Slots[i]
 	m := st.w.cfg.Members[i]
 	s := st.slot(i)
-	*s = Slot{Process: Running, Incarnation: old.Incarnation + 1, Alt: old.Alt, Out: old.Out}
+	*s = blankSlot()
+	s.Process, s.Incarnation, s.Alt, s.Out = Running, old.Incarnation+1, old.Alt, old.Out
 	if old.Stale {
 		s.Out = nil // on their way to the old coordinator, whose answers nobody reads
 	}
@@ -80,7 +81,7 @@ func (st *stepper) startMember(i int) {
 // that has completed its leave stops its process.
 func (st *stepper) applyMember(i int, c kip848client.Member, effs []kip848client.Effect) {
 	s := st.slot(i)
-	s.Member = c
+	s.Member = &c
 	for _, e := range effs {
 		switch e := e.(type) {
 		case kip848client.Send:
@@ -326,7 +327,7 @@ func (st *stepper) deliverResponseKIP848(i int) bool {
 		return false
 	}
 	s := st.slot(i)
-	c := s.Member
+	c := *s.Member
 	var effs []kip848client.Effect
 	r0 := pop(&s.In)
 	st.ev = append(st.ev, ReceiveEvent{Slot: i, Name: st.name(i), Response: r0})

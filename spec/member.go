@@ -16,7 +16,7 @@ func (st *stepper) memberStep(i int, k Kind) bool {
 	if !st.w.Live(i) {
 		return false
 	}
-	c := st.w.Slots[i].Client
+	c := *st.w.Slots[i].Client
 	var effs []consumer.Effect
 	switch k {
 	case Poll:

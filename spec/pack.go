@@ -2,6 +2,7 @@ package spec
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -20,10 +21,11 @@ import (
 // compression, Holzmann 1997): a PackedWorld is 48 bytes and pointer-free, where a World
 // holds about 2 KB of Go heap.
 //
-// A part's key is its canonical encoding (encode_fast.go) with generations and epochs encoded
-// absolutely (base 0), which keeps every field of the part: two parts with the same key are
-// the same part, so a world unpacked from its indices has the encoding of the world packed,
-// and is the same state. The protocol not run (the idle classic coordinator of a KIP-848
+// A part is identified by its canonical encoding (encode_fast.go) with generations and epochs
+// encoded absolutely (base 0), which keeps every field of the part: two parts with the same
+// encoding are the same part, so a world unpacked from its indices has the encoding of the
+// world packed, and is the same state. The tables key a part by a 128-bit hash of that
+// encoding (partKey), not by the encoding itself. The protocol not run (the idle classic coordinator of a KIP-848
 // world, the zero KIP-848 group of a classic one) never changes, and comes from the initial
 // world. The tables only grow, for the run: they hold the distinct parts, not the worlds.
 type Packer struct {
@@ -32,7 +34,7 @@ type Packer struct {
 	groups table[kip848.Group]
 	slots  table[*Slot] // slots are immutable once in a world (World.Slots)
 	rests  table[rest]
-	seed   maphash.Seed
+	seeds  [2]maphash.Seed
 	bufs   sync.Pool // *[]byte
 }
 
@@ -57,7 +59,7 @@ type rest struct {
 
 // NewPacker returns a packer for the worlds of c.
 func NewPacker(c Config) *Packer {
-	p := &Packer{init: Init(c), seed: maphash.MakeSeed()}
+	p := &Packer{init: Init(c), seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	p.bufs.New = func() any { b := make([]byte, 0, 512); return &b }
 	return p
 }
@@ -86,16 +88,16 @@ func (p *Packer) coord(e *encoder, w World) uint32 {
 	e.buf = e.buf[:0]
 	if e.genAsEpoch {
 		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, 0, v) })
-		return p.groups.id(p.seed, e.buf, w.Group)
+		return p.groups.id(p.key(e.buf), w.Group)
 	}
 	e.buf = w.Coord.AppendCanonical(e.buf, func(buf []byte, g impl.Generation) []byte { return encodeGen(buf, 0, 0, false, g) })
-	return p.coords.id(p.seed, e.buf, w.Coord)
+	return p.coords.id(p.key(e.buf), w.Coord)
 }
 
 func (p *Packer) slot(e *encoder, s *Slot) uint32 {
 	e.buf = e.buf[:0]
 	e.slot(s)
-	return p.slots.id(p.seed, e.buf, s)
+	return p.slots.id(p.key(e.buf), s)
 }
 
 // rest interns the cluster, the budgets and whether a new coordinator is loading.
@@ -104,7 +106,7 @@ func (p *Packer) rest(e *encoder, w World) uint32 {
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)
 	e.bool(w.Loading)
-	return p.rests.id(p.seed, e.buf, rest{w.Cluster, w.Left, w.Loading})
+	return p.rests.id(p.key(e.buf), rest{w.Cluster, w.Left, w.Loading})
 }
 
 // Repack is Pack for a successor w of parent, packed as pp: a part of w that is the parent's
@@ -174,55 +176,79 @@ func (p *Packer) Parts() (coords, slots, rests int) {
 // table interns values of T by key: a sharded map from key to index, and the values in
 // chunks that never move, so that get takes no lock. An index reaches a reader only after
 // its value is stored (under the shard's lock, or through the explorer's level barriers).
+// Chunk k holds tableFirst<<k values, so a table of n parts holds fewer than 2n slots and
+// a directory of 32 pointers: a small table (cooperative-kafka's four rests, its 2.9 K
+// coordinators) costs what it holds. Fixed 4,096-value chunks and a 16 K-entry directory
+// cost every table 1.3 MB of heap up front, a tenth of that world's live heap.
 type table[T any] struct {
 	shards [tableShards]struct {
 		mu sync.RWMutex
-		m  map[string]uint32
+		m  map[partKey]uint32
 		_  [40]byte
 	}
 	n      atomic.Uint32
-	chunks [tableChunks]atomic.Pointer[[tableChunk]T]
+	chunks [tableChunks]atomic.Pointer[[]T]
 	grow   sync.Mutex
 }
 
 const (
 	tableShards = 16
-	// A table holds up to 64 M parts: the chunk directory is scanned by the collector at
-	// every cycle, so it is kept small (128 KB; it was 2 MB per table, 8 MB of the 30 MB live
-	// heap of cooperative-kafka's run).
-	tableChunk  = 1 << 12
-	tableChunks = 1 << 14
+	tableFirst  = 64 // values in chunk 0
+	tableChunks = 27 // 64 × (2²⁷ − 1) values: every uint32 index
 )
 
-func (t *table[T]) id(seed maphash.Seed, key []byte, v T) uint32 {
-	sh := &t.shards[maphash.Bytes(seed, key)%tableShards]
+// chunkOf returns the chunk holding index id and id's offset in it.
+func chunkOf(id uint32) (k int, off uint32) {
+	q := uint64(id)/tableFirst + 1
+	k = bits.Len64(q) - 1
+	return k, uint32(uint64(id) - tableFirst*(1<<k-1))
+}
+
+// partKey identifies a part by two independent 64-bit hashes of its encoding. Keeping the
+// encodings themselves as keys cost more than the parts (cooperative-kafka: 4.1 of its
+// 15 MB live heap). Two distinct parts share a key with probability 2⁻¹²⁸ per pair: for the
+// 64 M parts a table can hold, below 2⁻⁷⁵ in a run, against the explorer's own fingerprint
+// bound of 10⁻⁶ (explorer.Report.Collision).
+type partKey [2]uint64
+
+func (p *Packer) key(enc []byte) partKey {
+	return partKey{maphash.Bytes(p.seeds[0], enc), maphash.Bytes(p.seeds[1], enc)}
+}
+
+func (t *table[T]) id(key partKey, v T) uint32 {
+	sh := &t.shards[key[0]%tableShards]
 	sh.mu.RLock()
-	id, ok := sh.m[string(key)]
+	id, ok := sh.m[key]
 	sh.mu.RUnlock()
 	if ok {
 		return id
 	}
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if id, ok := sh.m[string(key)]; ok {
+	if id, ok := sh.m[key]; ok {
 		return id
 	}
 	id = t.n.Add(1) - 1
-	c := t.chunks[id/tableChunk].Load()
+	k, off := chunkOf(id)
+	c := t.chunks[k].Load()
 	if c == nil {
 		t.grow.Lock()
-		if c = t.chunks[id/tableChunk].Load(); c == nil {
-			c = new([tableChunk]T)
-			t.chunks[id/tableChunk].Store(c)
+		if c = t.chunks[k].Load(); c == nil {
+			s := make([]T, tableFirst<<k)
+			c = &s
+			t.chunks[k].Store(c)
 		}
 		t.grow.Unlock()
 	}
-	c[id%tableChunk] = v
+	(*c)[off] = v
 	if sh.m == nil {
-		sh.m = map[string]uint32{}
+		sh.m = map[partKey]uint32{}
 	}
-	sh.m[string(key)] = id
+	sh.m[key] = id
 	return id
 }
 
-func (t *table[T]) get(id uint32) T { return t.chunks[id/tableChunk].Load()[id%tableChunk] }
+func (t *table[T]) get(id uint32) T {
+	k, off := chunkOf(id)
+	return (*t.chunks[k].Load())[off]
+}

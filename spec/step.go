@@ -157,7 +157,7 @@ func (st *stepper) deliverResponse(i int) bool {
 // apply installs slot i's new consumer and executes its effects.
 func (st *stepper) apply(i int, c consumer.Consumer, effs []consumer.Effect) {
 	s := st.slot(i)
-	s.Client = c
+	s.Client = &c
 	if !c.AwaitingAssignment {
 		s.Assigning = nil
 	}
