@@ -28,7 +28,7 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	equiv := fs.String("equivalents", "mutate/equivalents.txt", "the list of equivalent mutants (KEY => why)")
 	jsonOut := fs.String("json", "", "also write the whole report, every mutant's verdict, as JSON to this file")
 	tally := fs.String("tally", "", "run nothing: score the verdicts of a --json report or of a run's verdicts.jsonl (a run stopped early); several files, comma-separated, are merged by mutant key (a later verdict replaces an earlier one, a kill stands)")
-	rerun := fs.String("rerun", "", "run only the mutants a previous --json report (or verdicts.jsonl, a stopped run's) did not kill (by key: its survivors, and those it never ran), keeping its kills")
+	rerun := fs.String("rerun", "", "run only the mutants a previous --json report (or verdicts.jsonl, a stopped run's) did not kill (by key: its survivors, and those it never ran), keeping its kills; several files, comma-separated: a kill in any of them stands")
 	sampleN := fs.Int("sample", 0, "run only the first N mutants of each package in the order of a hash of their keys: a deterministic sample (0: all)")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
@@ -48,15 +48,17 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 		Work: *work, Equivalents: eq, Log: newStatusLog(stderr, mutateProgress)}
 	var killed map[string]bool
 	if *rerun != "" {
-		prev, err := mutate.ReadResults(*rerun)
-		if err != nil {
-			fmt.Fprintf(stderr, "groupcheck mutate: --rerun: %v\n", err)
-			return 2
-		}
 		killed, o.Previous = map[string]bool{}, map[string]mutate.Verdict{}
-		for _, r := range prev {
-			if r.Status == mutate.Killed {
-				killed[r.Key], o.Previous[r.Key] = true, r.Verdict
+		for _, f := range splitList(*rerun) { // a kill in any of them stands
+			prev, err := mutate.ReadResults(f)
+			if err != nil {
+				fmt.Fprintf(stderr, "groupcheck mutate: --rerun: %v\n", err)
+				return 2
+			}
+			for _, r := range prev {
+				if r.Status == mutate.Killed && !killed[r.Key] {
+					killed[r.Key], o.Previous[r.Key] = true, r.Verdict
+				}
 			}
 		}
 	}
