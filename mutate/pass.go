@@ -22,11 +22,25 @@ type pass struct {
 	// world above limit stops the pass (overLimit): the mutant rebalanced more than the
 	// reference ever does in this world.
 	maxRebalances, limit int
-	overLimit            bool
+	// maxHeld is the most member ids the coordinator held at once (members and pending ids;
+	// KIP-848: members); with heldLimit > 0 a world above it stops the pass too: the mutant
+	// leaks ids, as a join retried forever under a new id each time does, which no
+	// generation counts.
+	maxHeld, heldLimit int
+	overLimit          bool
 }
 
 func newPass(props []invariants.Property, stop bool) *pass {
 	return &pass{props: props, hit: make([]bool, len(props)), stop: stop, limit: -1}
+}
+
+// heldIDs counts the member ids w's coordinator holds: its members and, classic, the ids it
+// handed out for a second join (KIP-394) that no member holds yet.
+func heldIDs(w spec.World) int {
+	if w.Config().ConsumerProtocol {
+		return len(w.Group.Members())
+	}
+	return len(w.Coord.Members()) + len(w.Coord.Pending())
 }
 
 // bounds are the graph's bounds with the pass's hooks.
@@ -37,7 +51,9 @@ func (p *pass) bounds(maxStates int) invariants.LiveBounds {
 func (p *pass) world(w spec.World) bool {
 	r := invariants.Rebalances(w)
 	p.maxRebalances = max(p.maxRebalances, r)
-	if p.limit >= 0 && r > p.limit {
+	h := heldIDs(w)
+	p.maxHeld = max(p.maxHeld, h)
+	if p.limit >= 0 && r > p.limit || p.heldLimit > 0 && h > p.heldLimit {
 		p.overLimit = true
 		return false
 	}

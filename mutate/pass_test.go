@@ -58,3 +58,39 @@ func TestPassDecidesAsTheExplorer(t *testing.T) {
 		t.Errorf("only %d faulty worlds were small enough to compare: the test checks too little", stopped)
 	}
 }
+
+// TestPassBoundsHeldIDs: the pass records the most member ids the coordinator holds at once —
+// members and the pending ids of KIP-394's two-step join, so more than the members a world
+// configures once a lost MEMBER_ID_REQUIRED answer leaves a pending id behind its retry's — and a
+// pass bounded below that stops as over the limit (a leak of ids: RoundsName).
+func TestPassBoundsHeldIDs(t *testing.T) {
+	cfg, err := spec.ParseConfigString("held", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 1
+member a topics=t
+member b topics=t
+budget lost-responses=1
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := invariants.For(cfg)
+	ref := newPass(props, false)
+	if lr := invariants.LivenessWithin(cfg, ref.bounds(0)); lr.StoppedBy != "" {
+		t.Fatalf("reference: stopped by %s", lr.StoppedBy)
+	}
+	if ref.maxHeld <= len(cfg.Members) {
+		t.Fatalf("the reference holds at most %d ids with %d members: pending or outlived ids are not counted", ref.maxHeld, len(cfg.Members))
+	}
+	for _, limit := range []int{ref.maxHeld, ref.maxHeld - 1} {
+		p := newPass(props, true)
+		p.heldLimit = limit
+		invariants.LivenessWithin(cfg, p.bounds(0))
+		if p.overLimit != (limit < ref.maxHeld) {
+			t.Errorf("bound %d against the reference's %d: over the limit %v", limit, ref.maxHeld, p.overLimit)
+		}
+	}
+}

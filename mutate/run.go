@@ -26,7 +26,11 @@ type Baseline struct {
 	// MaxRebalances is the highest generation (KIP-848: group epoch) of any world: a mutant
 	// that goes above it rebalances more than the reference ever does here (RoundsName).
 	MaxRebalances int `json:"max_rebalances"`
-	Rounds        int `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
+	// MaxHeld is the most member ids the coordinator holds in any world (members and pending
+	// ids): a mutant above it leaks ids (RoundsName). 0 (a baseline written before it) sets
+	// no bound.
+	MaxHeld int `json:"max_held,omitempty"`
+	Rounds  int `json:"rounds"` // worst-case rebalances after one event; -1 unbounded
 	// RoundsBy is the same per kind of environment event: a mutant that makes one kind of
 	// event cost more rebalances is caught even when another kind sets the overall worst case.
 	RoundsBy map[string]int `json:"rounds_by,omitempty"`
@@ -73,8 +77,10 @@ const (
 
 // RoundsName is the pseudo-property of a mutant that needs more rebalances after one
 // environment event than the reference does in the same world, or that reaches a generation
-// (KIP-848: group epoch) higher than any the reference reaches there — a livelock that a
-// state cap would otherwise only stop (timed out).
+// (KIP-848: group epoch) higher than any the reference reaches there, or in which the
+// coordinator holds more member ids at once than it ever does in the reference (a join
+// retried forever under a new id each time) — a livelock that a state cap would otherwise
+// only stop (timed out).
 const RoundsName = "rounds"
 
 // UnavailableName is the pseudo-property of a mutant that leaves more partition-steps without
@@ -121,7 +127,7 @@ func RunBaseline(w World) (Baseline, error) {
 		return Baseline{}, fmt.Errorf("world %s: the reference changed a world while stepping from it (%s)", w.Name, invariants.StopImpure)
 	}
 	b := Baseline{World: w, Distinct: int64(lr.Distinct), Props: map[string]string{}, Rounds: -1,
-		Expiry: lr.Expiry.Status.String(), Taken: lr.Taken, MaxRebalances: p.maxRebalances}
+		Expiry: lr.Expiry.Status.String(), Taken: lr.Taken, MaxRebalances: p.maxRebalances, MaxHeld: p.maxHeld}
 	for i, pr := range props {
 		b.Props[pr.Name] = p.status(i).String()
 	}
@@ -199,7 +205,7 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 		}
 	}
 	p := newPass(props, true)
-	p.limit = b.MaxRebalances
+	p.limit, p.heldLimit = b.MaxRebalances, b.MaxHeld
 	lb := p.bounds(int(capStates(b.Distinct)))
 	lb.Events = b.Events()
 	lr := invariants.LivenessWithin(cfg, lb)
