@@ -76,6 +76,12 @@ func All() []Property {
 		rebalanceCause, kip848EpochCause,
 		// The KIP-848 epoch rule; commits reported as answered.
 		kip848EpochChecked, commitReported,
+		// The classic coordinator's answers: a JoinGroup answer's shape, a generation's leader
+		// joined it, KIP-389's refusal only past the bound, a rebalance when one is due.
+		joinAnswer, joinedLeader, maxSizeRefusal, joinReaction,
+		// KIP-848: one record per instance, a target fixed within its epoch, a member's own
+		// leave accepted.
+		kip848StaticUnique, kip848TargetStable, kip848LeaveAccepted,
 	}
 }
 

@@ -1,5 +1,7 @@
 package mutate
 
+import "strings"
+
 // coordinatorWorlds are the worlds the triage of the full run of 2026-12-02 (main a47ddf5) added for
 // blind spots of impl/coordinator: each comment names the mutants it catches.
 var coordinatorWorlds = []World{
@@ -8,4 +10,34 @@ var coordinatorWorlds = []World{
 	// coordinator keeps an orphan (167: LeaveGroup's answer dropped; no-orphan-member). No
 	// world had two LeaveGroups of one process.
 	{"eager/poll-timeout-leave", eagerOne + "budget poll-timeouts=1 leaves=1\n"},
+	// A follower's follow-up (UPGRADE) under KIP-423 (2,078 states): the reason forces a
+	// rebalance even with unchanged metadata; dropping it (148, 150, 151) answers the current
+	// generation (join-reaction). No KIP-423 world asked a follower for a follow-up.
+	{"kip423/followups", `protocol cooperative
+consumer kip
+coordinator kip423
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t
+budget followups=1
+`},
+	// A static leader restarting at JoinGroup v8 (61 states): before KIP-814 the Stable answer
+	// names the leader from before the restart and lists nobody; naming the new id without the
+	// list (258) tells the restarted member it leads with nothing to assign (join-answer). No
+	// world restarted a static member below v9.
+	{"static/pre-v9-restart", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static join-version=8
+budget restarts=1
+`},
+	// KIP-389's refusals of members already in (max-size-refusal): a lone member changing its
+	// subscription under group-max-size 1 (44 states) rejoins a full Stable group, which must
+	// accept it (97, 98 refuse it); two members under group-max-size 2 (the second joins while
+	// one awaits the join: 91 refuses it). The suite's max-size worlds refused only newcomers.
+	{"eager/group-max-size-resubscribe", strings.Replace(eagerOne, "member a topics=t\n", "topic u 1\nmember a topics=t alt-topics=u\n", 1) + "budget subscription-changes=1\ngroup-max-size 1\n"},
+	{"eager/group-max-size-2", eagerTwo + "topic t 1\ngroup-max-size 2\n"},
 }
