@@ -90,3 +90,29 @@ func TestKIP848LeaveAccepted(t *testing.T) {
 		}
 	}
 }
+
+// TestKIP848StaticReturnAccepted: a static member that left at -2 and comes back (a new
+// incarnation joining with its instance id) is accepted; the same join refused
+// UNRELEASED_INSTANCE_ID (1204: the temporary leave not honoured) violates
+// kip848-leave-accepted.
+func TestKIP848StaticReturnAccepted(t *testing.T) {
+	c := config(t, staticKIP848Two+"budget leaves=1 joins=1\n")
+	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre spec.World, _ []spec.Event, post spec.World) bool {
+		q, ok := deliveredHeartbeat(pre, post)
+		if !ok || q.MemberEpoch != impl.EpochJoin || q.InstanceID == "" {
+			return false
+		}
+		m, held := pre.Group.StaticMember(q.InstanceID)
+		return held && m.MemberEpoch == impl.EpochTemporaryLeave
+	})
+	forged := slices.Clone(ev)
+	for i, e := range forged {
+		if r, ok := e.(spec.ReplyEvent); ok {
+			r.Response = impl.ConsumerGroupHeartbeatResponse{Error: impl.UnreleasedInstanceID}
+			forged[i] = r
+		}
+	}
+	if got := kip848LeaveAccepted.Step(pre, forged, post); !strings.Contains(got, "left at epoch -2, is refused UNRELEASED_INSTANCE_ID") {
+		t.Errorf("the return refused: %q", got)
+	}
+}
