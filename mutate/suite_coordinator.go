@@ -10,16 +10,18 @@ var coordinatorWorlds = []World{
 	// coordinator keeps an orphan (167: LeaveGroup's answer dropped; no-orphan-member). No
 	// world had two LeaveGroups of one process.
 	{"eager/poll-timeout-leave", eagerOne + "budget poll-timeouts=1 leaves=1\n"},
-	// A follower's follow-up (UPGRADE) under KIP-423 (2,078 states): the reason forces a
-	// rebalance even with unchanged metadata; dropping it (148, 150, 151) answers the current
-	// generation (join-reaction). No KIP-423 world asked a follower for a follow-up.
-	{"kip423/followups", `protocol cooperative
+	// A follower's follow-up (UPGRADE) under KIP-423, eager with v1 subscriptions (1,572
+	// states): the reason forces a rebalance although the metadata is unchanged (v2+ carries
+	// the owned partitions' generation, which a follow-up always changes, so only v1 tells a
+	// forced rebalance from a metadata one); dropping the force (148, 150, 151) answers the
+	// current generation (join-reaction).
+	{"kip423/followups-v1", `protocol eager
 consumer kip
 coordinator kip423
-assignor cooperative-sticky
+assignor range
 topic t 2
-member a topics=t
-member b topics=t
+member a topics=t version=1
+member b topics=t version=1
 budget followups=1
 `},
 	// A static leader restarting at JoinGroup v8 (61 states): before KIP-814 the Stable answer
