@@ -116,3 +116,28 @@ func TestKIP848StaticReturnAccepted(t *testing.T) {
 		t.Errorf("the return refused: %q", got)
 	}
 }
+
+// TestKIP848TargetBalanced: the uniform world's targets are balanced; among the targets the
+// any assignor offers for two members of one two-partition topic, the one dealing both
+// partitions to one member (1023's early stop, 1038's uneven range) is named by both checks.
+func TestKIP848TargetBalanced(t *testing.T) {
+	two := strings.Replace(staticKIP848Two, " static", "", 2)
+	for _, w := range explore(t, config(t, two), 100000).worlds {
+		if got := kip848TargetBalanced.State(w); got != "" {
+			t.Fatalf("uniform: %q", got)
+		}
+	}
+	for _, w := range explore(t, config(t, strings.Replace(two, "uniform", "any", 1)), 100000).worlds {
+		g := w.Group
+		if len(g.Members()) == 2 && g.AssignmentEpoch() == g.GroupEpoch() && len(g.Target()) == 2 && g.Target()[0].Partitions.Len() == 2 {
+			if got := uniformMovable(g); !strings.Contains(got, "could move") {
+				t.Errorf("uniform check of %v: %q", g.Target(), got)
+			}
+			if got := rangeUneven(g); !strings.Contains(got, "gives") {
+				t.Errorf("range check of %v: %q", g.Target(), got)
+			}
+			return
+		}
+	}
+	t.Fatal("no target dealing both partitions to one member in the any world")
+}

@@ -82,8 +82,9 @@ func All() []Property {
 		// KIP-848: one record per instance, a target fixed within its epoch, a member's own
 		// leave accepted.
 		kip848StaticUnique, kip848TargetStable, kip848LeaveAccepted,
-		// The classic group's state agrees with its members.
-		coordinatorConsistent,
+		// The classic group's state agrees with its members; the KIP-848 server assignors'
+		// balance.
+		coordinatorConsistent, kip848TargetBalanced,
 	}
 }
 
