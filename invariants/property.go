@@ -85,6 +85,8 @@ func All() []Property {
 		// The classic group's state agrees with its members; the KIP-848 server assignors'
 		// balance.
 		coordinatorConsistent, kip848TargetBalanced,
+		// The classic protocol vote.
+		protocolVote,
 	}
 }
 

@@ -45,4 +45,17 @@ budget restarts=1
 	// A LeaveGroup meeting a failover (384 states): the old broker's or the loading
 	// coordinator's answer to a leave, which no world sent (54 drops it: no answer at all).
 	{"eager/leave-failover", eagerOne + "budget leaves=1 failovers=1\n"},
+	// The vote with a majority (18,082 states): a and b rank roundrobin first, c range, so
+	// roundrobin must win (protocol-vote). With two members the votes agree or tie, and a tie
+	// may go either way, so no world judged "most votes wins": 204, 205, 207, 210 and 211 pick
+	// range (the smaller name, or a minority) here.
+	{"eager/vote-three", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t assignors=roundrobin,range
+member b topics=t assignors=roundrobin,range
+member c topics=t assignors=range,roundrobin
+`},
 }
