@@ -42,9 +42,6 @@ budget restarts=1
 	// one awaits the join: 91 refuses it). The suite's max-size worlds refused only newcomers.
 	{"eager/group-max-size-resubscribe", strings.Replace(eagerOne, "member a topics=t\n", "topic u 1\nmember a topics=t alt-topics=u\n", 1) + "budget subscription-changes=1\ngroup-max-size 1\n"},
 	{"eager/group-max-size-2", eagerTwo + "topic t 1\ngroup-max-size 2\n"},
-	// A LeaveGroup meeting a failover (384 states): the old broker's or the loading
-	// coordinator's answer to a leave, which no world sent (54 drops it: no answer at all).
-	{"eager/leave-failover", eagerOne + "budget leaves=1 failovers=1\n"},
 	// The vote with a majority (18,082 states): a and b rank roundrobin first, c range, so
 	// roundrobin must win (protocol-vote). With two members the votes agree or tie, and a tie
 	// may go either way, so no world judged "most votes wins": 204, 205, 207, 210 and 211 pick
