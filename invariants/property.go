@@ -87,6 +87,8 @@ func All() []Property {
 		coordinatorConsistent, kip848TargetBalanced,
 		// The classic protocol vote.
 		protocolVote,
+		// The classic leader's assignors against their documented algorithms.
+		assignorExact,
 	}
 }
 
