@@ -88,7 +88,7 @@ func All() []Property {
 		// The classic protocol vote.
 		protocolVote,
 		// The classic leader's assignors against their documented algorithms.
-		assignorExact,
+		assignorExact, anyComplete,
 	}
 }
 
