@@ -89,6 +89,9 @@ func All() []Property {
 		protocolVote,
 		// The classic leader's assignors against their documented algorithms.
 		assignorExact, anyComplete,
+		// The KIP-848 client's listener contract, its leave, its commit before a revocation; a
+		// fatal stop reported (both protocols).
+		kip848Listener, kip848LeaveSent, kip848CommitBeforeRevoke, fatalReported,
 	}
 }
 
