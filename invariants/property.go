@@ -92,6 +92,8 @@ func All() []Property {
 		// The KIP-848 client's listener contract, its leave, its commit before a revocation; a
 		// fatal stop reported (both protocols).
 		kip848Listener, kip848LeaveSent, kip848CommitBeforeRevoke, fatalReported,
+		// The sticky assignors' balance and stickiness per round; a follow-up on the member asked.
+		stickyLeastMovement, followupAsked,
 	}
 }
 

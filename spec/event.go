@@ -92,6 +92,9 @@ type AssignEvent struct {
 	Assignments []impl.MemberAssignment
 	Plan        *leader.PlanResult
 	Failed      string
+	// Followup is the member the assignor asked for a follow-up rebalance (the assign
+	// action's followup=), or "".
+	Followup impl.MemberID
 }
 
 func (e AssignEvent) String() string {

@@ -205,7 +205,8 @@ func (st *stepper) assign(i int, choice []impl.MemberAssignment, followup impl.M
 		}
 	}
 	st.ev = append(st.ev, AssignEvent{Slot: i, Name: st.name(i), Generation: s.Assigning.Generation,
-		Members: leader.ReadMembers(in.Members, in.ReadVersion), Assignments: out.Assignments, Plan: out.Plan, Failed: out.Reason})
+		Members: leader.ReadMembers(in.Members, in.ReadVersion), Assignments: out.Assignments, Plan: out.Plan, Failed: out.Reason,
+		Followup: followup})
 	var c consumer.Consumer
 	var effs []consumer.Effect
 	if out.Failed {
