@@ -98,25 +98,13 @@ func generationGivenUp(pre spec.World, ev []spec.Event, post spec.World) string 
 	for i, s := range post.Slots {
 		c := pre.Slots[i].Client
 		if s.Incarnation != pre.Slots[i].Incarnation || !pre.Live(i) || c.Generation() == impl.NoGeneration ||
-			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(pre, i) || leaves(ev, i) {
+			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(pre, i) || sends[impl.LeaveGroupRequest](ev, i) {
 			continue
 		}
 		return fmt.Sprintf("%s gives up generation %d while the coordinator still holds it there (%s); it will report %s lost",
 			name(pre, i), c.Generation(), c.MemberID(), c.Owned())
 	}
 	return ""
-}
-
-// leaves reports whether slot i sends a LeaveGroup in the step.
-func leaves(ev []spec.Event, i int) bool {
-	for _, e := range ev {
-		if s, ok := e.(spec.SendEvent); ok && s.Slot == i {
-			if _, ok := s.Request.(impl.LeaveGroupRequest); ok {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // closingMidRebalance: the consumer closes with onPartitionsLost instead of

@@ -94,6 +94,16 @@ func All() []Property {
 		kip848Listener, kip848LeaveSent, kip848CommitBeforeRevoke, fatalReported,
 		// The sticky assignors' balance and stickiness per round; a follow-up on the member asked.
 		stickyLeastMovement, followupAsked,
+		// The classic rebalance listener's contract: when each callback is called.
+		callbackContract,
+		// A failed or closed classic client stays as it stopped.
+		stoppedStaysStopped,
+		// A classic client rejoins only for a cause; a follow-up is carried out as Streams does.
+		rejoinCause,
+		// KIP-394: the member id MEMBER_ID_REQUIRED hands out is adopted.
+		memberIDAdopted,
+		// Both protocols: a client gives its coordinator up only when told it moved.
+		rediscoverWhenTold,
 	}
 }
 
