@@ -104,6 +104,8 @@ func All() []Property {
 		memberIDAdopted,
 		// Both protocols: a client gives its coordinator up only when told it moved.
 		rediscoverWhenTold,
+		// A classic member without a generation joins owning nothing.
+		resetLosesPartitions,
 	}
 }
 

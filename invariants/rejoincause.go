@@ -26,14 +26,15 @@ import (
 // Streams calls only once the member's own rebalance is done (StreamThread.runLoop,
 // KAFKA-14382: no JoinGroup or SyncGroup under way, its assignment applied): so a follow-up
 // that is carried out — due, and cleared in a step that applies no assignment — is carried
-// out by an active, STABLE member with no round under way, and makes it rejoin, in the seed's
+// out by an active member with no round under way (STABLE, or UNJOINED after a reset,
+// when it only confirms the rejoin already pending), and makes it rejoin, in the seed's
 // variant with the follow-up recorded as its join trigger (its JoinGroup says UPGRADE, the
 // KIP-423 reason that makes the coordinator rebalance: a follower's join would otherwise be
 // answered with the current generation and the follow-up would never happen).
 var rejoinCause = Property{
 	Name:      "rejoin-cause",
 	Kind:      explorer.Always,
-	Statement: "a classic client starts needing a rejoin only in a step that gives it a cause (a response, a timed-out request, a subscription or metadata change, its generation reset, a failed assignor, a due follow-up), and carries a follow-up out only while STABLE with no round under way, rejoining for it",
+	Statement: "a classic client starts needing a rejoin only in a step that gives it a cause (a response, a timed-out request, a subscription or metadata change, its generation reset, a failed assignor, a due follow-up), and carries a follow-up out only with no round under way, rejoining for it",
 	Source:    "KAFKA.md §1.11, §2.4 step 5, §2.6; ConsumerCoordinator.rejoinNeededOrPending; AbstractCoordinator.requestRejoin; KIP-441, KIP-568; StreamThread.runLoop (KAFKA-14382)",
 	Applies:   classic,
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
@@ -61,7 +62,7 @@ func followupMisplaced(b, a consumer.Consumer) string {
 	switch {
 	case b.Closed || b.FatalError != impl.None:
 		return "after it stopped"
-	case b.Status != consumer.Stable:
+	case b.Status == consumer.PreparingRebalance || b.Status == consumer.CompletingRebalance:
 		return "while " + b.Status.String()
 	case b.Requests[consumer.KindJoin].Active || b.Requests[consumer.KindSync].Active || b.AwaitingAssignment:
 		return "while its own round is under way"

@@ -3,6 +3,20 @@ package mutate
 // consumerWorlds are the worlds the triage of the full run of 2026-12-02 (main a47ddf5) added for
 // blind spots of impl/consumer: each comment names the mutants it catches.
 var consumerWorlds = []World{
+	// The seed's consumer asked by its assignor for a follow-up rebalance (KIP-441), with a
+	// partition added and a poll timeout: the follow-up may still be due when a metadata
+	// rejoin is under way, or after the poll timeout's reset with the JoinGroup in flight
+	// (UNJOINED, a round under way). Catches, by rejoin-cause, 495 (the follow-up carried out
+	// without a rejoin), 496 (without the follow-up trigger: no KIP-423 UPGRADE), 497–500 (the
+	// tick acting mid-round). 2,819 states.
+	{"cooperative-kip/followup-poll-timeouts", `protocol cooperative
+consumer kip
+coordinator kafka
+assignor cooperative-sticky
+topic t 1
+member a topics=t
+budget followups=1 partition-additions=1 poll-timeouts=1
+`},
 	// A classic partition added while the lone leader's first round is under way: only
 	// synced's leaderMetadataStale keeps the rejoin MetadataChanged asked for (no classic
 	// world added a partition). Catches 728 (converges). 43 states.
