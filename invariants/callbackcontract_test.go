@@ -56,7 +56,7 @@ func TestCallbackContract(t *testing.T) {
 	}
 	forge := func(f func(*consumer.Consumer)) spec.World {
 		w := ownSlots(stable)
-		f(&w.Slots[0].Client)
+		f(w.Slots[0].Client)
 		return w
 	}
 	for want, pre := range map[string]spec.World{

@@ -42,7 +42,7 @@ var rejoinCause = Property{
 			if pre.Slots[i].Incarnation != post.Slots[i].Incarnation {
 				continue
 			}
-			b, a := pre.Slots[i].Client, post.Slots[i].Client
+			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 			if b.FollowupDue && !a.FollowupDue && !received[impl.SyncGroupResponse](ev, i) {
 				if why := followupMisplaced(b, a); why != "" {
 					return fmt.Sprintf("%s carries its follow-up rebalance out %s", name(pre, i), why)

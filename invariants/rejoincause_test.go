@@ -27,7 +27,7 @@ func TestRejoinCause(t *testing.T) {
 	}
 	forge := func(w spec.World, f func(*consumer.Consumer)) spec.World {
 		w = ownSlots(w)
-		f(&w.Slots[i].Client)
+		f(w.Slots[i].Client)
 		return w
 	}
 	for want, pair := range map[string][2]spec.World{

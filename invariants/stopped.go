@@ -40,7 +40,7 @@ var stoppedStaysStopped = Property{
 			if why := closedHoldsNothing(post, i); why != "" {
 				return why
 			}
-			b, a := pre.Slots[i].Client, post.Slots[i].Client
+			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 			closing := pre.Slots[i].Process == spec.Running && post.Slots[i].Process == spec.Closed
 			if !(b.Closed || b.FatalError != impl.None) || closing {
 				continue

@@ -30,7 +30,7 @@ func TestStoppedStaysStopped(t *testing.T) {
 	failed.Slots[1].Client.FatalError = impl.FencedInstanceID
 	change := func(f func(*consumer.Consumer)) spec.World {
 		w := ownSlots(failed)
-		f(&w.Slots[1].Client)
+		f(w.Slots[1].Client)
 		return w
 	}
 	for want, post := range map[string]spec.World{
@@ -51,7 +51,7 @@ func TestStoppedStaysStopped(t *testing.T) {
 	closed := ws[n+1]
 	keep := func(f func(*consumer.Consumer)) spec.World {
 		w := ownSlots(closed)
-		f(&w.Slots[0].Client)
+		f(w.Slots[0].Client)
 		return w
 	}
 	for want, post := range map[string]spec.World{
