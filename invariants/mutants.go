@@ -171,7 +171,7 @@ var Mutants = []Mutant{
 		Fault: impl.FaultSkipJoinPrepareAfterReset, Bug: "B7", Source: "KAFKA-12983",
 		Summary: "after a reset mid-rebalance the consumer skips onJoinPrepare and keeps claiming its partitions",
 		World:   twoCooperative + "budget session-timeouts=1\n",
-		Catches: []string{"exclusive-ownership", "no-handover-while-owned"},
+		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "reset-loses-partitions"},
 	},
 	{
 		Fault: impl.FaultStaleClaimAfterSyncRebalance, Bug: "B8a", Source: "KAFKA-13419",
