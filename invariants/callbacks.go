@@ -93,12 +93,14 @@ func generationReused(c spec.Config) string {
 // holds it at that generation and it owns partitions: the next onJoinPrepare reports them all
 // lost (KAFKA.md §2.3 step 2), so the loss is decided here, a step or more before the
 // callback, when the member's generation is still known. Leaving gives membership up on
-// purpose and is not a loss (the member's LeaveGroup is sent in the same step).
+// purpose and is not a loss: a dynamic member's LeaveGroup is sent in the same step, and a
+// static member's close sends none (KIP-345; Java's AbstractCoordinator.maybeLeaveGroup
+// leaves only for a dynamic member) but resets the generation all the same, after revoking.
 func generationGivenUp(pre spec.World, ev []spec.Event, post spec.World) string {
 	for i, s := range post.Slots {
 		c := pre.Slots[i].Client
 		if s.Incarnation != pre.Slots[i].Incarnation || !pre.Live(i) || c.Generation() == impl.NoGeneration ||
-			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(pre, i) || sends[impl.LeaveGroupRequest](ev, i) {
+			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(pre, i) || sends[impl.LeaveGroupRequest](ev, i) || s.Process == spec.Closed {
 			continue
 		}
 		return fmt.Sprintf("%s gives up generation %d while the coordinator still holds it there (%s); it will report %s lost",
