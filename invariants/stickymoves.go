@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -73,7 +74,7 @@ type stickyRound struct {
 // claims arbitrated, and the leader's output.
 func newStickyRound(assignor string, cluster impl.Cluster, members []impl.JoinGroupMember, v int8, out []impl.MemberAssignment) stickyRound {
 	ms := slices.Clone(members)
-	slices.SortFunc(ms, func(x, y impl.JoinGroupMember) int { return compareIDs(x.MemberID, y.MemberID) })
+	slices.SortFunc(ms, func(x, y impl.JoinGroupMember) int { return cmp.Compare(x.MemberID, y.MemberID) })
 	r := stickyRound{withhold: assignor == leader.CooperativeStickyName}
 	subs := make([]impl.Subscription, len(ms))
 	for i, m := range ms {
@@ -124,16 +125,6 @@ func newStickyRound(assignor string, cluster impl.Cluster, members []impl.JoinGr
 		r.owner = append(r.owner, owner)
 	}
 	return r
-}
-
-func compareIDs(a, b impl.MemberID) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // judge says how the round breaks the contract, or "".
