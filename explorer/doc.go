@@ -163,7 +163,7 @@
 // off the Go heap and can spill it whole, the record carries the
 // fingerprint of the model's own encoding, and a report maps back to the
 // model's states. The Kafka worlds are packed by their distinct parts
-// (spec.Packer, COLLAPSE compression), 48 bytes a world instead of about
+// (spec.Packer, COLLAPSE compression), 44 bytes a world instead of about
 // 2 KB of Go heap. A compacted model's successors are fingerprinted first
 // and packed only when the search keeps them, by a Repacker when the codec
 // is one (the parent's untouched parts keep their indices).

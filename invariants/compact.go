@@ -6,7 +6,7 @@ import (
 )
 
 // Check explores m — a Model, or a Symmetric one — with a compact frontier: the explorer keeps
-// each world as a spec.PackedWorld (48 bytes, off the Go heap) beside the fingerprint of m's
+// each world as a spec.PackedWorld (44 bytes, off the Go heap) beside the fingerprint of m's
 // encoding, and unpacks it to expand or judge it (explorer.Compact, spec.Packer). The report
 // is the one explorer.Check(m, props, o) gives — counts, verdicts and paths — in a fraction of
 // the memory; TestCompactSameReports checks it on every preset and mutant world.

@@ -9,8 +9,8 @@ import (
 type Model struct {
 	cfg       spec.Config
 	props     []Property
-	bits      []uint32 // per property: its Observed bit (step properties), else 0
-	transient uint32   // bits of sometimes-step properties, cleared by every step
+	bits      []uint64 // per property: its Observed bit (step properties), else 0
+	transient uint64   // bits of sometimes-step properties, cleared by every step
 }
 
 // NewModel is the model of a config with the properties that apply to it.
@@ -18,12 +18,12 @@ func NewModel(c spec.Config) *Model { return NewModelWith(c, For(c)) }
 
 // NewModelWith is the model of a config checking the given properties.
 func NewModelWith(c spec.Config, props []Property) *Model {
-	m := &Model{cfg: c, props: props, bits: make([]uint32, len(props))}
-	next := uint32(1)
+	m := &Model{cfg: c, props: props, bits: make([]uint64, len(props))}
+	next := uint64(1)
 	for i, p := range props {
 		if p.Step != nil {
 			if next == 0 {
-				panic("invariants: more than 32 step properties")
+				panic("invariants: more than 64 step properties")
 			}
 			m.bits[i] = next
 			if p.Kind == explorer.Sometimes {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
 	"sync"
@@ -18,7 +19,7 @@ import (
 // budgets — and a run has far fewer distinct parts than worlds: cooperative-kafka's 631 K
 // worlds hold 2.9 K distinct coordinators and 16.5 K distinct slots. A Packer keeps each
 // distinct part once, in a table, and a world as the indices of its parts (COLLAPSE
-// compression, Holzmann 1997): a PackedWorld is 48 bytes and pointer-free, where a World
+// compression, Holzmann 1997): a PackedWorld is 44 bytes and pointer-free, where a World
 // holds about 2 KB of Go heap.
 //
 // A part is identified by its canonical encoding (encode_fast.go) with generations and epochs
@@ -43,18 +44,20 @@ const MaxPackedSlots = 8
 
 // PackedWorld is a world as the indices of its parts in a Packer's tables.
 type PackedWorld struct {
-	Coord    uint32 // the classic coordinator, or the KIP-848 group under protocol consumer
-	Rest     uint32 // the cluster, the budgets and whether a new coordinator is loading
-	Observed uint32
-	N        uint8 // slots
-	Slots    [MaxPackedSlots]uint32
+	Coord uint32 // the classic coordinator, or the KIP-848 group under protocol consumer
+	Rest  uint32 // the cluster, the budgets, whether a new coordinator is loading, Observed
+	N     uint8  // slots
+	Slots [MaxPackedSlots]uint32
 }
 
-// rest is what a world holds besides its coordinator and slots.
+// rest is what a world holds besides its coordinator and slots. The observers' flags are
+// here rather than in every PackedWorld: a run sees few distinct combinations of them, and
+// they may take 64 bits.
 type rest struct {
-	cluster impl.Cluster
-	left    Budget
-	loading bool // a failover's new coordinator is loading (World.Loading)
+	cluster  impl.Cluster
+	left     Budget
+	loading  bool // a failover's new coordinator is loading (World.Loading)
+	observed uint64
 }
 
 // NewPacker returns a packer for the worlds of c.
@@ -72,7 +75,7 @@ func (p *Packer) Pack(w World) PackedWorld {
 	if len(w.Slots) > MaxPackedSlots {
 		panic("spec: more member slots than a packed world holds")
 	}
-	pw := PackedWorld{N: uint8(len(w.Slots)), Observed: w.Observed}
+	pw := PackedWorld{N: uint8(len(w.Slots))}
 	pw.Coord = p.coord(&e, w)
 	for i := range w.Slots {
 		pw.Slots[i] = p.slot(&e, w.Slots[i])
@@ -100,13 +103,15 @@ func (p *Packer) slot(e *encoder, s *Slot) uint32 {
 	return p.slots.id(p.key(e.buf), s)
 }
 
-// rest interns the cluster, the budgets and whether a new coordinator is loading.
+// rest interns the cluster, the budgets, whether a new coordinator is loading and the
+// observers' flags.
 func (p *Packer) rest(e *encoder, w World) uint32 {
 	e.buf = e.buf[:0]
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)
 	e.bool(w.Loading)
-	return p.rests.id(p.key(e.buf), rest{w.Cluster, w.Left, w.Loading})
+	e.buf = binary.AppendUvarint(e.buf, w.Observed)
+	return p.rests.id(p.key(e.buf), rest{w.Cluster, w.Left, w.Loading, w.Observed})
 }
 
 // Repack is Pack for a successor w of parent, packed as pp: a part of w that is the parent's
@@ -122,7 +127,7 @@ func (p *Packer) Repack(parent World, pp PackedWorld, w World) PackedWorld {
 	bp := p.bufs.Get().(*[]byte)
 	defer p.bufs.Put(bp)
 	e := encoder{buf: (*bp)[:0], genAsEpoch: w.cfg.ConsumerProtocol}
-	pw := PackedWorld{N: pp.N, Observed: w.Observed}
+	pw := PackedWorld{N: pp.N}
 	switch {
 	case e.genAsEpoch && same(&w.Group, &parent.Group), !e.genAsEpoch && same(&w.Coord, &parent.Coord):
 		pw.Coord = pp.Coord
@@ -136,7 +141,7 @@ func (p *Packer) Repack(parent World, pp PackedWorld, w World) PackedWorld {
 		}
 		pw.Slots[i] = p.slot(&e, w.Slots[i])
 	}
-	if same(&w.Cluster, &parent.Cluster) && w.Left == parent.Left && w.Loading == parent.Loading {
+	if same(&w.Cluster, &parent.Cluster) && w.Left == parent.Left && w.Loading == parent.Loading && w.Observed == parent.Observed {
 		pw.Rest = pp.Rest
 	} else {
 		pw.Rest = p.rest(&e, w)
@@ -164,7 +169,7 @@ func (p *Packer) Unpack(pw PackedWorld) World {
 		w.Slots[i] = p.slots.get(pw.Slots[i])
 	}
 	r := p.rests.get(pw.Rest)
-	w.Cluster, w.Left, w.Loading, w.Observed = r.cluster, r.left, r.loading, pw.Observed
+	w.Cluster, w.Left, w.Loading, w.Observed = r.cluster, r.left, r.loading, r.observed
 	return w
 }
 

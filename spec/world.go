@@ -77,7 +77,7 @@ type World struct {
 	Left    Budget
 	// Observed is a set of flags owned by observers of the run (step properties that must
 	// remember a violating transition); the world itself never reads or writes it.
-	Observed uint32
+	Observed uint64
 	// Loading: a failover's new coordinator is still loading the group from the log; it
 	// answers every request with coordinator.LoadingReply and runs no timer.
 	Loading bool
