@@ -106,6 +106,8 @@ func All() []Property {
 		rediscoverWhenTold,
 		// A classic member without a generation joins owning nothing.
 		resetLosesPartitions,
+		// KIP-423: a JoinGroup says why the member rejoins.
+		joinReason,
 	}
 }
 
