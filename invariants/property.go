@@ -108,6 +108,8 @@ func All() []Property {
 		resetLosesPartitions,
 		// KIP-423: a JoinGroup says why the member rejoins.
 		joinReason,
+		// A classic client's state changes only for its cause; a poll timeout resets it.
+		clientStates,
 	}
 }
 
