@@ -17,8 +17,10 @@ import (
 // its callbacks run with nobody polling, and a rejoin puts a member the application no
 // longer drives into the group. So from the step after it stops until the process restarts,
 // its identity (member id, generation), state, ownership and rejoin flags do not change and
-// it sends nothing and calls no callback; only closing a failed client (the application's
-// close, which gives the partitions up as lost) is allowed.
+// it sends nothing, calls no callback and reports no fatal error again (Java throws a
+// failure once, from the poll after it: a late answer to a stopped client raises nothing);
+// only closing a failed client (the application's close, which gives the partitions up as
+// lost) is allowed.
 //
 // A closed client has given everything up in the close itself: Java's close runs
 // onLeavePrepare (the assignment cleared) and maybeLeaveGroup → resetGenerationOnLeaveGroup →
@@ -29,7 +31,7 @@ import (
 var stoppedStaysStopped = Property{
 	Name:      "stopped-stays-stopped",
 	Kind:      explorer.Always,
-	Statement: "a classic client that failed or closed changes nothing afterwards (identity, state, ownership, rejoin flags; no request, no callback) but for the close of a failed one, and a closed one holds no generation, member id, partitions or part in a round",
+	Statement: "a classic client that failed or closed changes nothing afterwards (identity, state, ownership, rejoin flags; no request, no callback, no second fatal error) but for the close of a failed one, and a closed one holds no generation, member id, partitions or part in a round",
 	Source:    "KAFKA.md §1.11 (fatal errors thrown to the application), §1.7; ConsumerCoordinator.close, onLeavePrepare; AbstractCoordinator.maybeLeaveGroup, resetGenerationOnLeaveGroup",
 	Applies:   classic,
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
@@ -57,6 +59,10 @@ var stoppedStaysStopped = Property{
 				case spec.CallbackEvent:
 					if e.Slot == i {
 						return fmt.Sprintf("%s stopped (%s) and is called on-partitions-%s", e.Name, stopCause(b), e.Kind)
+					}
+				case spec.FatalEvent:
+					if e.Slot == i {
+						return fmt.Sprintf("%s stopped (%s) and reports fatal %s again", e.Name, stopCause(b), e.Error)
 					}
 				}
 			}
