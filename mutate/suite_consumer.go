@@ -54,4 +54,20 @@ commits librdkafka
 	// answer cleared its in-flight marker. Catches 644 (no-orphan-member,
 	// lost-only-after-membership-lost). 1,330 states.
 	{"eager/two-poll-timeouts", eagerOne + "budget poll-timeouts=2\n"},
+	// Two processes with one static instance id, committing as librdkafka does (FENCED_INSTANCE_ID
+	// fatal whatever the generation): the old process's heartbeat is fenced (it resets and
+	// fails) while its commit is still in flight, and the commit's answer reaches a failed
+	// client. Catches, by stopped-stays-stopped, 531 (the failed client reacts to the answer:
+	// a second fatal error) and 708 (a SyncGroup answer applied after the failure, also caught
+	// in static/twin-commits). 606 states.
+	{"static/twin-librdkafka-commits", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static
+member b topics=t static instance=a absent
+budget joins=1
+commits librdkafka
+`},
 }
