@@ -110,6 +110,8 @@ func All() []Property {
 		joinReason,
 		// A classic client's state changes only for its cause; a poll timeout resets it.
 		clientStates,
+		// An eager member joins owning nothing.
+		eagerJoinsEmpty,
 	}
 }
 

@@ -41,7 +41,7 @@ func Suite() []World {
 			add("mutant-world/"+m.Fault.String(), m.World)
 		}
 	}
-	for _, ws := range [][]World{standIns, coordinatorWorlds, consumerWorlds, kip848Worlds, leaderWorlds, kip848ClientWorlds} {
+	for _, ws := range [][]World{standIns, coordinatorWorlds, consumerWorlds, kip848Worlds, leaderWorlds, kip848ClientWorlds, eagerWorlds} {
 		for _, w := range ws {
 			add(w.Name, w.Text)
 		}
