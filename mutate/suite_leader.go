@@ -43,4 +43,38 @@ member b topics=t absent
 member c topics=t
 budget joins=2
 `},
+	// Eager sticky, t 3, a join timeout: a (t-0, t-2 at gen 1) misses the join deadline and is
+	// removed, b takes all three at gen 2, then a rejoins with its gen-1 user data, which a
+	// KIP-341 sticky member keeps. The leader arbitrates conflicting claims at different
+	// generations: b (gen 2) wins t-0 and t-2 and keeps two. 883 (arbitrate sorts the lowest
+	// generation first, so every contested partition loses all its claims) gives t-0 and t-2
+	// to a and keeps one (sticky-least-movement). 2,024 states.
+	{"eager/sticky-stale-claims", `protocol eager
+consumer kafka
+coordinator kafka
+assignor sticky
+topic t 3
+member a topics=t
+member b topics=t
+budget join-timeouts=1
+`},
+	// Three sticky members of two topics: a (u only) forms the group and owns u-0 and u-1; b
+	// and c (t and u) join, together or one by one. The reference gives t-0 and t-1 to the
+	// newcomers and a keeps both claims; 829 (unheld partitions heaped on the first eligible
+	// member, B27's placement) gives both to b, so a must give up u-1 (keeps 1 of 2). Where b's
+	// join forms the group first (a's JoinGroup comes later), b owns all four and 848 (moveOne in B27's mode: each member's lowest
+	// partition first) moves t-0 and t-1 to c and u-0 to a where two moves suffice (keeps 1
+	// of 2). sticky-least-movement for both; 23,596 states, the smallest world found for
+	// either (two members never separate them).
+	{"eager/sticky-three-two-topics", `protocol eager
+consumer kafka
+coordinator kafka
+assignor sticky
+topic t 2
+topic u 2
+member a topics=u
+member b topics=t,u absent
+member c topics=t,u absent
+budget joins=2
+`},
 }
