@@ -112,6 +112,12 @@ func All() []Property {
 		clientStates,
 		// An eager member joins owning nothing.
 		eagerJoinsEmpty,
+		// The classic join phase's deadline: due exactly when firing changes the group.
+		joinDeadline,
+		// KIP-394's coordinator half: a v4+ dynamic join without id gets MEMBER_ID_REQUIRED.
+		memberIDRequired,
+		// Both protocols: what an old broker and a loading coordinator answer.
+		awayAnswer,
 	}
 }
 

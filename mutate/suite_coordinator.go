@@ -55,4 +55,22 @@ member a topics=t assignors=roundrobin,range
 member b topics=t assignors=roundrobin,range
 member c topics=t assignors=range,roundrobin
 `},
+	// A member at JoinGroup v4 (10 states), the first version of KIP-394's two-step join
+	// (member-id-required): its first join must be answered MEMBER_ID_REQUIRED, which 114
+	// (`req.Version <= 4`) admits at once. Every other world joins at v9 or below v4.
+	{"eager/join-v4", strings.Replace(eagerOne, "topics=t\n", "topics=t join-version=4\n", 1)},
+	// The vote with the first member in the minority (18,082 states; protocol-vote): a ranks
+	// range first, b and c roundrobin, so roundrobin must win. The candidates are counted in
+	// member-id order, so a vote that never moves off the first candidate (208: `||` → `&&`;
+	// 213: `best = i` dropped) elects a's range; in eager/vote-three a's choice is the
+	// majority's.
+	{"eager/vote-minority-first", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t assignors=range,roundrobin
+member b topics=t assignors=roundrobin,range
+member c topics=t assignors=roundrobin,range
+`},
 }
