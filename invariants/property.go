@@ -118,6 +118,8 @@ func All() []Property {
 		memberIDRequired,
 		// Both protocols: what an old broker and a loading coordinator answer.
 		awayAnswer,
+		// A classic leader reads each subscription at its own version.
+		leaderReadsOwnVersion,
 	}
 }
 

@@ -77,4 +77,16 @@ member b topics=t,u absent
 member c topics=t,u absent
 budget joins=2
 `},
+	// A rolling upgrade to KIP-792: a (v1) leads, b (v2) joins and from its second JoinGroup on
+	// sends the generation field a v1 leader cannot decode. 928 (ReadMembers keeping every
+	// field) lets the leader read it (leader-reads-own-version). 486 states.
+	{"join/cooperative-kafka-v1-v2", `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t version=1
+member b topics=t version=2 absent
+budget joins=1
+`},
 }
