@@ -76,3 +76,24 @@ func TestJoinDeadline(t *testing.T) {
 		t.Errorf("an Empty group's timer: %q", got)
 	}
 }
+
+// TestStaticKept: two static members, b starting late, one slow rejoin: the deadline ends the
+// phase b's join started while a is still at generation 1, and a is kept (static-member-kept
+// reached); while a's answer is on its way, or once a has rejoined, the same generation does
+// not show it.
+func TestStaticKept(t *testing.T) {
+	c := config(t, staticPair+"budget join-timeouts=1\n")
+	if !staticKept.Applies(c) || staticKept.Applies(config(t, staticPair)) {
+		t.Fatal("applies only where a join timeout is budgeted")
+	}
+	kept := find(t, c, func(w spec.World) bool { return staticKept.State(w) == "" })
+	if a := kept.Slots[0].Client.Gen; a.ID != 1 || kept.Coord.Generation() != 2 {
+		t.Fatalf("a at %d, the group at %d:\n%s", a.ID, kept.Coord.Generation(), kept)
+	}
+	joined := find(t, c, func(w spec.World) bool {
+		return w.Coord.Generation() == 2 && w.Slots[0].Client.Gen.ID == 2 && w.Slots[1].Client.Gen.ID == 2
+	})
+	if got := staticKept.State(joined); got == "" {
+		t.Errorf("both members joined generation 2, yet the property is reached:\n%s", joined)
+	}
+}

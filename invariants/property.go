@@ -120,6 +120,8 @@ func All() []Property {
 		awayAnswer,
 		// A classic leader reads each subscription at its own version.
 		leaderReadsOwnVersion,
+		// KIP-345: a slow static member survives the join deadline (reachability).
+		staticKept,
 	}
 }
 

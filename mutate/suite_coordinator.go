@@ -73,4 +73,11 @@ member a topics=t assignors=range,roundrobin
 member b topics=t assignors=roundrobin,range
 member c topics=t assignors=roundrobin,range
 `},
+	// A static leader, a dynamic member starting late, one slow rejoin allowed (2,342 states;
+	// static-member-kept): b's join starts a rebalance and the deadline may end it while a,
+	// the leader, is still at generation 1; a is kept. 57 evicts it; 28 moves the leadership
+	// but re-arms the timer, and the second deadline would cost a second slow rejoin. (With b
+	// static too, b may lead generation 1 and be the one kept, and the range leader then
+	// hands b's t-0 to a while b still owns it: no-handover-while-owned, KAFKA-8220's window.)
+	{"static/slow-rejoin", strings.Replace(eagerOne, "member a topics=t\n", "member a topics=t static\nmember b topics=t absent\n", 1) + "budget joins=1 join-timeouts=1\n"},
 }
