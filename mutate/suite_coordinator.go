@@ -80,4 +80,10 @@ member c topics=t assignors=roundrobin,range
 	// static too, b may lead generation 1 and be the one kept, and the range leader then
 	// hands b's t-0 to a while b still owns it: no-handover-while-owned, KAFKA-8220's window.)
 	{"static/slow-rejoin", strings.Replace(eagerOne, "member a topics=t\n", "member a topics=t static\nmember b topics=t absent\n", 1) + "budget joins=1 join-timeouts=1\n"},
+	// A lone member listing one assignor twice changes its subscription (44 states;
+	// join-reaction): its rejoin in Stable is accepted and the coordinator must keep each
+	// assignor once, as sent (GroupMetadata keeps one metadata per protocol name); 81 (the
+	// request not normalized) and 186 (normalizeProtocols keeps duplicates) store the list
+	// twice. No world listed an assignor twice.
+	{"eager/duplicate-assignor", strings.Replace(eagerOne, "member a topics=t\n", "topic u 1\nmember a topics=t alt-topics=u assignors=range,range\n", 1) + "budget subscription-changes=1\n"},
 }
