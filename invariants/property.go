@@ -122,6 +122,8 @@ func All() []Property {
 		leaderReadsOwnVersion,
 		// KIP-345: a slow static member survives the join deadline (reachability).
 		staticKept,
+		// KIP-429 §1: the seed's member enters each JoinGroup owning what its trigger keeps.
+		joinPlan,
 	}
 }
 

@@ -70,4 +70,16 @@ member b topics=t static instance=a absent
 budget joins=1
 commits librdkafka
 `},
+	// The seed's member with rebalance.protocol=cooperative over the eager range assignor (an
+	// upgrade's first bounce), leading alone when a partition is added: its metadata rejoin
+	// keeps what it owns (KIP-429 §1.b). Catches, by join-plan, 440 (the override ignored: the
+	// member revokes everything as the range assignor's eager protocol would). 43 states.
+	{"cooperative-kip/range-override-partition-additions", `protocol eager
+consumer kip
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t protocol=cooperative
+budget partition-additions=1
+`},
 }

@@ -1,0 +1,77 @@
+package invariants
+
+import (
+	"fmt"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// joinPlan is the seed's KIP-429 §1 at the moment it matters: what a member still owns when
+// its JoinGroup goes out, which is what it claims in that JoinGroup and keeps consuming
+// through the rebalance. The seed makes the owned set a function of the strongest pending
+// trigger (consumer.PlanJoinTrigger): a subscription change, REBALANCE_IN_PROGRESS or
+// MEMBER_ID_REQUIRED revoke everything (§1.a, c, d), a fencing reset loses everything (§1.e),
+// a metadata change keeps what still exists (§1.b), and NEEDS_REJOIN, an assignor's follow-up
+// or no trigger keep everything (§1.f, KIP-441). That is the cooperative member's rule, its
+// protocol being the seed's per-member rebalance.protocol (the config's `protocol=`, not its
+// assignors: an upgrade sets it to cooperative before the assignors change); an eager member
+// revokes everything before each new rebalance, and when NEEDS_REJOIN sends it back at once
+// (§3.5, KAFKA.md §2.3). A member that keeps too much claims partitions it was told to give
+// up, and one that keeps too little revokes for nothing — the stop-the-world cost the seed
+// exists to remove.
+//
+// The trigger is the client's recorded one before the step, raised by what the step itself
+// brings: a SyncGroup's NEEDS_REJOIN (the JoinGroup then goes out in the same step, owning the
+// assignment it just applied) or MEMBER_ID_REQUIRED. A poll runs onJoinPrepare's revocation
+// only once per rebalance (NeedsJoinPrepare) unless a trigger is pending; its reset and eager
+// branches are that first run's.
+var joinPlan = Property{
+	Name:      "join-plan",
+	Kind:      explorer.Always,
+	Statement: "the seed's consumer sends each JoinGroup owning what KIP-429 §1 keeps for its strongest pending trigger under its configured rebalance protocol: a cooperative member everything (none, follow-up, NEEDS_REJOIN), what still exists (metadata change) or nothing (revoke-all triggers, a reset); an eager one nothing",
+	Source:    "KIP-429 §1.a–f, §3.5 (seed 000); KIP-441; KAFKA.md §2.3",
+	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.Consumer == impl.KIP },
+	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+		for _, e := range ev {
+			s, ok := e.(spec.SendEvent)
+			if _, isJoin := s.Request.(impl.JoinGroupRequest); !ok || !isJoin || pre.Slots[s.Slot].Incarnation != post.Slots[s.Slot].Incarnation {
+				continue
+			}
+			i := s.Slot
+			want, why := plannedOwned(*pre.Slots[i].Client, pre.Config().MemberProtocol(i), ev, i)
+			if got := post.Slots[i].Client.OwnedPartitions; !got.Equal(want) {
+				return fmt.Sprintf("%s rejoins owning %s, but %s keeps %s", s.Name, got, why, want)
+			}
+		}
+		return ""
+	},
+}
+
+// plannedOwned is what client c (before the step) should own when its JoinGroup of this step
+// goes out, under protocol p, and the rule that says so.
+func plannedOwned(c consumer.Consumer, p impl.RebalanceProtocol, ev []spec.Event, i int) (impl.PartitionSet, string) {
+	owned, t, prepare := c.OwnedPartitions, c.Trigger, true
+	for _, e := range ev {
+		r, ok := e.(spec.ReceiveEvent)
+		if !ok || r.Slot != i {
+			continue
+		}
+		switch a := r.Response.(type) {
+		case impl.SyncGroupResponse:
+			owned, t, prepare = a.Assignment.Partitions, max(t, consumer.TriggerNeedsRejoin), false
+		case impl.JoinGroupResponse:
+			t, prepare = max(t, consumer.TriggerMemberIDRequired), false
+		}
+	}
+	full := prepare && c.NeedsJoinPrepare
+	switch {
+	case full && c.Gen.Reset():
+		return impl.PartitionSet{}, "a reset (§1.e)"
+	case p == impl.Eager && (full || !prepare):
+		return impl.PartitionSet{}, "an eager member"
+	}
+	return consumer.PlanJoinTrigger(t, owned, c.Metadata).Keep, "its trigger " + t.String()
+}
