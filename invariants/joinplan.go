@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
@@ -23,18 +24,26 @@ import (
 // up, and one that keeps too little revokes for nothing — the stop-the-world cost the seed
 // exists to remove.
 //
-// The trigger is the client's recorded one before the step, raised by what the step itself
-// brings: a SyncGroup's NEEDS_REJOIN (the JoinGroup then goes out in the same step, owning the
+// So the trigger must be kept faithfully: it only strengthens until the JoinGroup that
+// carries it out (the strongest pending one wins), and a cause the step delivers is recorded
+// at once — REBALANCE_IN_PROGRESS on a heartbeat while STABLE or on a Java client's commit
+// (§1.c), a changed subscription (§1.a).
+//
+// The trigger at the JoinGroup is the client's recorded one before the step, raised by what
+// the step itself brings: a SyncGroup's NEEDS_REJOIN (the JoinGroup then goes out in the same step, owning the
 // assignment it just applied) or MEMBER_ID_REQUIRED. A poll runs onJoinPrepare's revocation
 // only once per rebalance (NeedsJoinPrepare) unless a trigger is pending; its reset and eager
 // branches are that first run's.
 var joinPlan = Property{
 	Name:      "join-plan",
 	Kind:      explorer.Always,
-	Statement: "the seed's consumer sends each JoinGroup owning what KIP-429 §1 keeps for its strongest pending trigger under its configured rebalance protocol: a cooperative member everything (none, follow-up, NEEDS_REJOIN), what still exists (metadata change) or nothing (revoke-all triggers, a reset); an eager one nothing",
+	Statement: "the seed's consumer records each KIP-429 §1 trigger when its cause arrives and keeps the strongest until its JoinGroup, and sends that JoinGroup owning what §1 keeps for it under its configured rebalance protocol: a cooperative member everything (none, follow-up, NEEDS_REJOIN), what still exists (metadata change) or nothing (revoke-all triggers, a reset); an eager one nothing",
 	Source:    "KIP-429 §1.a–f, §3.5 (seed 000); KIP-441; KAFKA.md §2.3",
 	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.Consumer == impl.KIP },
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+		if why := triggerKept(pre, ev, post); why != "" {
+			return why
+		}
 		for _, e := range ev {
 			s, ok := e.(spec.SendEvent)
 			if _, isJoin := s.Request.(impl.JoinGroupRequest); !ok || !isJoin || pre.Slots[s.Slot].Incarnation != post.Slots[s.Slot].Incarnation {
@@ -74,4 +83,50 @@ func plannedOwned(c consumer.Consumer, p impl.RebalanceProtocol, ev []spec.Event
 		return impl.PartitionSet{}, "an eager member"
 	}
 	return consumer.PlanJoinTrigger(t, owned, c.Metadata).Keep, "its trigger " + t.String()
+}
+
+// triggerKept says which seed client weakens its pending trigger, or leaves a cause the step
+// delivered unrecorded, without sending its JoinGroup, or "".
+func triggerKept(pre spec.World, ev []spec.Event, post spec.World) string {
+	for i := range pre.Slots {
+		if pre.Slots[i].Incarnation != post.Slots[i].Incarnation || sent[impl.JoinGroupRequest](ev, i) {
+			continue
+		}
+		b, a := *pre.Slots[i].Client, *post.Slots[i].Client
+		if a.Trigger < b.Trigger {
+			return fmt.Sprintf("%s's pending trigger %s weakens to %s before its JoinGroup", name(pre, i), b.Trigger, a.Trigger)
+		}
+		if cause, what := deliveredCause(pre, b, a, ev, i); a.Trigger < cause {
+			return fmt.Sprintf("%s %s and records %s, not %s", name(pre, i), what, a.Trigger, cause)
+		}
+	}
+	return ""
+}
+
+// deliveredCause is the strongest KIP-429 §1 trigger the step delivers to active client b
+// (a after the step) and what it was, or TriggerNone.
+func deliveredCause(pre spec.World, b, a consumer.Consumer, ev []spec.Event, i int) (consumer.JoinTrigger, string) {
+	if !b.Active() {
+		return consumer.TriggerNone, ""
+	}
+	if b.Subscribed() && !slices.Equal(b.Topics, a.Topics) {
+		return consumer.TriggerSubscriptionChange, "changes its subscription"
+	}
+	for _, e := range ev {
+		r, ok := e.(spec.ReceiveEvent)
+		if !ok || r.Slot != i || r.Response.Code() != impl.RebalanceInProgress {
+			continue
+		}
+		switch r.Response.(type) {
+		case impl.HeartbeatResponse:
+			if b.Status == consumer.Stable {
+				return consumer.TriggerRebalanceInProgress, "is told REBALANCE_IN_PROGRESS on its heartbeat while STABLE"
+			}
+		case impl.OffsetCommitResponse:
+			if pre.Config().CommitPolicy == consumer.CommitJava {
+				return consumer.TriggerRebalanceInProgress, "is told REBALANCE_IN_PROGRESS on its commit"
+			}
+		}
+	}
+	return consumer.TriggerNone, ""
 }
