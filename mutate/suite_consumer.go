@@ -82,4 +82,19 @@ topic t 1
 member a topics=t protocol=cooperative
 budget partition-additions=1
 `},
+	// The seed's lone leader keeps its partition through a metadata rejoin (KIP-429 §1.b),
+	// its SyncGroup answer is lost, and it changes its subscription before it retries: the
+	// retry must run onJoinPrepare again for the revoke-all trigger (§1.a) although this
+	// rebalance's first one has run. Catches, by join-plan, 690 (the retry skips onJoinPrepare
+	// with a trigger pending: it rejoins still owning t-0) and 657 (a weaker trigger overwrites
+	// the subscription change). 1,563 states.
+	{"cooperative-kip/failed-round-resubscribe", `protocol cooperative
+consumer kip
+coordinator kafka
+assignor cooperative-sticky
+topic t 1
+topic u 1
+member a topics=t alt-topics=u
+budget partition-additions=1 lost-responses=1 subscription-changes=1
+`},
 }
