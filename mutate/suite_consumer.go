@@ -97,4 +97,19 @@ topic u 1
 member a topics=t alt-topics=u
 budget partition-additions=1 lost-responses=1 subscription-changes=1
 `},
+	// Two processes with one static instance id; the old one, leading alone, commits and
+	// then rejoins for a partition added, and its twin takes the instance id meanwhile: the
+	// commit is answered FENCED_INSTANCE_ID under its current generation (fatal) while its
+	// JoinGroup is still in flight. Catches, by stopped-stays-stopped, 546 (the failed
+	// client acts on that JoinGroup's answer: a second fatal error). 12,651 states.
+	{"static/twin-rejoin-commits", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static
+member b topics=t static instance=a absent
+budget joins=1 partition-additions=1
+commits on
+`},
 }
