@@ -31,7 +31,7 @@ import (
 var stoppedStaysStopped = Property{
 	Name:      "stopped-stays-stopped",
 	Kind:      explorer.Always,
-	Statement: "a classic client that failed or closed changes nothing afterwards (identity, state, ownership, rejoin flags; no request, no callback, no second fatal error) but for the close of a failed one, and a closed one holds no generation, member id, partitions or part in a round",
+	Statement: "a classic client that failed or closed changes nothing afterwards (identity, state, ownership, rejoin flags; no request, no callback, no second fatal error) but for the close of a failed one, and a closed one holds no generation, member id, partitions or part in a round (a failed one no pending assignment)",
 	Source:    "KAFKA.md §1.11 (fatal errors thrown to the application), §1.7; ConsumerCoordinator.close, onLeavePrepare; AbstractCoordinator.maybeLeaveGroup, resetGenerationOnLeaveGroup",
 	Applies:   classic,
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
@@ -91,10 +91,15 @@ func stoppedChange(b, a consumer.Consumer) string {
 	return ""
 }
 
-// closedHoldsNothing says what slot i's closed client still holds, or "".
+// closedHoldsNothing says what slot i's closed client still holds, or "". A failed client may
+// keep its identity until the application closes it, but has no part in a round either: the
+// assignment a failed leader was computing is never sent.
 func closedHoldsNothing(w spec.World, i int) string {
 	c := w.Slots[i].Client
 	if w.Slots[i].Process != spec.Closed {
+		if c.FatalError != impl.None && c.AwaitingAssignment {
+			return fmt.Sprintf("%s failed (fatal %s) and still awaits its assignment", name(w, i), c.FatalError)
+		}
 		return ""
 	}
 	var held string

@@ -12,7 +12,7 @@ import (
 
 // TestStoppedStaysStopped: stopped-stays-stopped holds on a close and on a later step of a
 // closed member; it names a failed member whose generation, state or ownership changes
-// afterwards or that sends a request or reports a fatal error again, and a closed one that keeps its member id, its state,
+// afterwards or that sends a request or reports a fatal error again or still awaits its assignment, and a closed one that keeps its member id, its state,
 // its leadership or a partition.
 func TestStoppedStaysStopped(t *testing.T) {
 	c := config(t, twoMembers+"budget leaves=1\n")
@@ -46,6 +46,9 @@ func TestStoppedStaysStopped(t *testing.T) {
 	send := []spec.Event{spec.SendEvent{Slot: 1, Name: "b", Request: impl.HeartbeatRequest{}}}
 	if got := stoppedStaysStopped.Step(failed, send, failed); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and sends Heartbeat") {
 		t.Errorf("a failed member's heartbeat: %q", got)
+	}
+	if got := stoppedStaysStopped.Step(stable, nil, change(func(c *consumer.Consumer) { c.AwaitingAssignment = true })); !strings.Contains(got, "b failed (fatal FENCED_INSTANCE_ID) and still awaits its assignment") {
+		t.Errorf("a failed leader still computing its assignment: %q", got)
 	}
 	again := []spec.Event{spec.FatalEvent{Slot: 1, Name: "b", Error: impl.FencedInstanceID}}
 	if got := stoppedStaysStopped.Step(failed, again, failed); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and reports fatal FENCED_INSTANCE_ID again") {
