@@ -86,4 +86,18 @@ member c topics=t assignors=roundrobin,range
 	// request not normalized) and 186 (normalizeProtocols keeps duplicates) store the list
 	// twice. No world listed an assignor twice.
 	{"eager/duplicate-assignor", strings.Replace(eagerOne, "member a topics=t\n", "topic u 1\nmember a topics=t alt-topics=u assignors=range,range\n", 1) + "budget subscription-changes=1\n"},
+	// Two processes of one static instance with different assignor lists (310 states;
+	// protocol-vote): the second replaces the first in a Stable group and its first choice,
+	// roundrobin, is now the vote, so the group must rebalance (KAFKA.md §1.10); 253 (`||` →
+	// `&&`) and 255 (the rebalance dropped) keep the Stable group on range. No world changed
+	// the vote by a static replacement.
+	{"static/twin-vote", `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static assignors=range,roundrobin
+member b topics=t static instance=a assignors=roundrobin,range absent
+budget joins=1
+`},
 }
