@@ -243,7 +243,7 @@ var Mutants = []Mutant{
 		Fault: impl.FaultEagerKeepsOwnedList, Bug: "B23", Source: "franz-go #686 (fix #720, v1.17.0)",
 		Summary: "an eager member revokes everything but still advertises its last assignment as owned",
 		World:   twoEagerSticky + "budget crashes=1\n",
-		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "revoke-before-reassign"},
+		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "revoke-before-reassign", "eager-joins-empty"},
 	},
 	{
 		Fault: impl.FaultRecomputeWhileRevoking, Bug: "B17", Source: "KAFKA-16249",
