@@ -89,4 +89,19 @@ member a topics=t version=1
 member b topics=t version=2 absent
 budget joins=1
 `},
+	// Eager sticky with a subscription change: a (t, u) owns t-0 and switches to u alone; its
+	// KIP-341 user data still lists t-0, a valid claim (b subscribes to t) that the balancer
+	// must not keep for a member no longer subscribed to t. 803 (stickyBalance keeps a claim
+	// when it is found OR the member is eligible) gives t-0 back to a: sync-assignment-valid.
+	// 1,793 states.
+	{"eager/sticky-subscription-change", `protocol eager
+consumer kafka
+coordinator kafka
+assignor sticky
+topic t 1
+topic u 1
+member a topics=t,u alt-topics=u
+member b topics=t,u
+budget subscription-changes=1
+`},
 }
