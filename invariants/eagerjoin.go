@@ -24,11 +24,7 @@ var eagerJoinsEmpty = Property{
 	Source:    "KAFKA.md §1.11 (Eager behaviour), §1.12 (a), §2.3 step 3, §2.7; KIP-429 §1.f; ConsumerCoordinator.onJoinPrepare",
 	Applies:   classic,
 	Step: func(_ spec.World, ev []spec.Event, post spec.World) string {
-		for _, e := range ev {
-			s, ok := e.(spec.SendEvent)
-			if _, join := s.Request.(impl.JoinGroupRequest); !ok || !join {
-				continue
-			}
+		for _, s := range joinsSent(ev) {
 			if post.Config().MemberProtocol(s.Slot) != impl.Eager {
 				continue
 			}

@@ -1,23 +1,18 @@
 package invariants
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
 // joinsOwning finds a step in which a member that owned partitions sends a JoinGroup.
 func joinsOwning(pre spec.World, ev []spec.Event, _ spec.World) bool {
-	for _, e := range ev {
-		if s, ok := e.(spec.SendEvent); ok {
-			if _, join := s.Request.(impl.JoinGroupRequest); join && !pre.Slots[s.Slot].Client.OwnedPartitions.IsEmpty() {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(joinsSent(ev), func(s spec.SendEvent) bool {
+		return !pre.Slots[s.Slot].Client.OwnedPartitions.IsEmpty()
+	})
 }
 
 // TestEagerJoinsEmpty: a member of the upgrade's first bounce (cooperative-sticky listed

@@ -228,6 +228,19 @@ func classic(c spec.Config) bool { return !c.ConsumerProtocol }
 func kip848Protocol(c spec.Config) bool { return c.ConsumerProtocol }
 
 // assignments are the step's leader assignments that were computed (not failed rounds).
+// joinsSent are the step's JoinGroup sends.
+func joinsSent(ev []spec.Event) []spec.SendEvent {
+	var out []spec.SendEvent
+	for _, e := range ev {
+		if s, ok := e.(spec.SendEvent); ok {
+			if _, join := s.Request.(impl.JoinGroupRequest); join {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 func assignments(ev []spec.Event) []spec.AssignEvent {
 	var out []spec.AssignEvent
 	for _, e := range ev {

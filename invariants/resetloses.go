@@ -26,11 +26,7 @@ var resetLosesPartitions = Property{
 	Source:    "KAFKA.md §2.3 step 2, §1.11 (UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION rows); KIP-429 §1.e; ConsumerCoordinator.onJoinPrepare",
 	Applies:   classic,
 	Step: func(_ spec.World, ev []spec.Event, post spec.World) string {
-		for _, e := range ev {
-			s, ok := e.(spec.SendEvent)
-			if _, join := s.Request.(impl.JoinGroupRequest); !ok || !join {
-				continue
-			}
+		for _, s := range joinsSent(ev) {
 			c := post.Slots[s.Slot].Client
 			if c.Gen.ID == impl.NoGeneration && !c.OwnedPartitions.IsEmpty() {
 				return fmt.Sprintf("%s joins without a generation (%q) still owning %s", s.Name, c.Gen.MemberID, c.OwnedPartitions)
