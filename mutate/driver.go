@@ -319,7 +319,7 @@ func (b *Build) runOne(basePath string, base []Baseline, m Mutant) Verdict {
 	if err == nil && json.Unmarshal(stdout, &v) == nil {
 		return v
 	}
-	if outOfCPU(cmd) {
+	if outOfCPU(cmd, cpu) {
 		return Verdict{ID: m.ID, Status: TimedOut, Capped: []string{fmt.Sprintf("CPU time (%d s)", cpu)}}
 	}
 	if ctx.Err() != nil {

@@ -28,6 +28,8 @@ type pass struct {
 	// generation counts.
 	maxHeld, heldLimit int
 	overLimit          bool
+	// dog, when set, hears every hook call: a step that never returns stops them (hang.go).
+	dog *watchdog
 }
 
 func newPass(props []invariants.Property, stop bool) *pass {
@@ -49,6 +51,9 @@ func (p *pass) bounds(maxStates int) invariants.LiveBounds {
 }
 
 func (p *pass) world(w spec.World) bool {
+	if p.dog != nil {
+		p.dog.beat()
+	}
 	r := invariants.Rebalances(w)
 	p.maxRebalances = max(p.maxRebalances, r)
 	h := heldIDs(w)
@@ -69,6 +74,9 @@ func (p *pass) world(w spec.World) bool {
 }
 
 func (p *pass) step(pre spec.World, ev []spec.Event, post spec.World) bool {
+	if p.dog != nil {
+		p.dog.beat()
+	}
 	for i, pr := range p.props {
 		if pr.Step == nil || p.hit[i] && pr.Kind == explorer.Sometimes {
 			continue

@@ -154,10 +154,19 @@ func RunBaseline(w World) (Baseline, error) {
 // converges fails, or more rebalances are needed after some kind of environment event than
 // the reference needs after it. A world whose
 // state cap stops it first is undecided; with no catch anywhere and an undecided world the
-// mutant timed out.
-func RunMutant(base []Baseline, id int32) Verdict {
+// mutant timed out. With hung set, a watchdog calls it from another goroutine with the
+// verdict of a step that does not return (HangName); hung must end the process.
+func RunMutant(base []Baseline, id int32, hung func(Verdict)) Verdict {
 	start := time.Now()
 	v := Verdict{ID: id, Status: NotReached}
+	var dog *watchdog
+	if hung != nil {
+		dog = &watchdog{}
+		go dog.watch(time.Tick(200*time.Millisecond), cpuSeconds, func(world string) {
+			hung(Verdict{ID: id, Status: Killed, World: world, Killers: []string{HangName},
+				Seconds: time.Since(start).Seconds(), CPU: cpuSeconds()})
+		})
+	}
 	order := slices.Clone(base)
 	slices.SortStableFunc(order, func(a, b Baseline) int { return int(a.Distinct - b.Distinct) })
 	for _, b := range order {
@@ -171,7 +180,10 @@ func RunMutant(base []Baseline, id int32) Verdict {
 			continue
 		}
 		v.Status = Survived
-		killers, capped, err := runWorld(b)
+		if dog != nil {
+			dog.explore(&b)
+		}
+		killers, capped, err := runWorld(b, dog)
 		if err != nil {
 			killers = []string{"error: " + err.Error()}
 		}
@@ -186,6 +198,9 @@ func RunMutant(base []Baseline, id int32) Verdict {
 	if v.Status == Survived && len(v.Capped) > 0 {
 		v.Status = TimedOut
 	}
+	if dog != nil {
+		dog.done.Store(true)
+	}
 	v.Seconds, v.CPU = time.Since(start).Seconds(), cpuSeconds()
 	return v
 }
@@ -193,7 +208,7 @@ func RunMutant(base []Baseline, id int32) Verdict {
 // runWorld explores one world under the mutant, in one pass (pass): the properties that
 // catch it, and whether a state cap stopped the search before it decided. The pass stops at
 // the first violation of a property that holds for the reference.
-func runWorld(b Baseline) (killers []string, capped bool, err error) {
+func runWorld(b Baseline, dog *watchdog) (killers []string, capped bool, err error) {
 	cfg, err := spec.ParseConfigString(b.Name, b.Text)
 	if err != nil {
 		return nil, false, err
@@ -205,7 +220,7 @@ func runWorld(b Baseline) (killers []string, capped bool, err error) {
 		}
 	}
 	p := newPass(props, true)
-	p.limit, p.heldLimit = b.MaxRebalances, b.MaxHeld
+	p.limit, p.heldLimit, p.dog = b.MaxRebalances, b.MaxHeld, dog
 	lb := p.bounds(int(capStates(b.Distinct)))
 	lb.Events = b.Events()
 	lr := invariants.LivenessWithin(cfg, lb)

@@ -174,7 +174,13 @@ func mutateWorker(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mutate-worker: GROUPCHECK_MUTANT=%q, want %d\n", os.Getenv("GROUPCHECK_MUTANT"), *id)
 			return 2
 		}
-		out = mutate.RunMutant(base, int32(*id))
+		out = mutate.RunMutant(base, int32(*id), func(v mutate.Verdict) {
+			// A step that never returns: report it and end the process it spins in.
+			if json.NewEncoder(stdout).Encode(v) != nil {
+				os.Exit(2)
+			}
+			os.Exit(0)
+		})
 	default:
 		fmt.Fprintln(stderr, "mutate-worker: want --suite and --world, or --baseline and --mutant")
 		return 2
