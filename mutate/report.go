@@ -170,8 +170,10 @@ func ReadEquivalents(path string) (map[string]string, error) {
 
 // MergeResults joins the verdicts of several runs over the same mutants — a run stopped early,
 // then a --rerun of what it did not kill —, keyed by mutant key, in order of first appearance:
-// a later verdict replaces an earlier one, except that a kill stands (a rerun keeps kills
-// without running them again).
+// a later verdict replaces an earlier one, except that a kill is never replaced by anything
+// but a kill (a rerun keeps kills without running them again; a later kill, e.g. the hang
+// rerun of 2026-12-02 that told the CPU-limit stops once scored as crashes for the hangs they
+// were, names the catch).
 func MergeResults(runs ...[]Result) []Result {
 	var out []Result
 	at := map[string]int{}
@@ -182,7 +184,7 @@ func MergeResults(runs ...[]Result) []Result {
 			case !seen:
 				at[r.Key] = len(out)
 				out = append(out, r)
-			case out[i].Status != Killed:
+			case out[i].Status != Killed || r.Status == Killed:
 				out[i] = r
 			}
 		}
