@@ -44,9 +44,8 @@ var joinPlan = Property{
 		if why := triggerKept(pre, ev, post); why != "" {
 			return why
 		}
-		for _, e := range ev {
-			s, ok := e.(spec.SendEvent)
-			if _, isJoin := s.Request.(impl.JoinGroupRequest); !ok || !isJoin || pre.Slots[s.Slot].Incarnation != post.Slots[s.Slot].Incarnation {
+		for _, s := range joinsSent(ev) {
+			if pre.Slots[s.Slot].Incarnation != post.Slots[s.Slot].Incarnation {
 				continue
 			}
 			i := s.Slot

@@ -35,12 +35,11 @@ var joinReason = Property{
 	Source:    "KIP-423 (seed 004); KAFKA.md §4, §2.4 step 5; KIP-429 §1.b; KIP-441; KIP-800 (informational text only)",
 	Applies:   classic,
 	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
-		for _, e := range ev {
-			s, ok := e.(spec.SendEvent)
-			j, isJoin := s.Request.(impl.JoinGroupRequest)
-			if !ok || !isJoin || pre.Slots[s.Slot].Incarnation != post.Slots[s.Slot].Incarnation {
+		for _, s := range joinsSent(ev) {
+			if pre.Slots[s.Slot].Incarnation != post.Slots[s.Slot].Incarnation {
 				continue
 			}
+			j := s.Request.(impl.JoinGroupRequest)
 			if want := expectedReason(*pre.Slots[s.Slot].Client, received[impl.SyncGroupResponse](ev, s.Slot)); j.Reason != want {
 				return fmt.Sprintf("%s rejoins with reason %s, but its cause says %s", s.Name, j.Reason, want)
 			}

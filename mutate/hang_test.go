@@ -37,19 +37,22 @@ func TestWatchdogSeesAHungStep(t *testing.T) {
 	}
 }
 
-// TestWatchdogStopsWhenDone: once the mutant's run has returned, no hang is reported.
+// TestWatchdogStopsWhenDone: once the mutant's run has returned, no hang is reported, even for
+// a world whose hooks then stay silent through far more than its hangCPU (without the done
+// check this very tick would fire).
 func TestWatchdogStopsWhenDone(t *testing.T) {
 	var cpu atomic.Int64
 	d := &watchdog{}
 	b := Baseline{World: World{Name: "eager/spin"}}
 	d.explore(&b)
-	d.done.Store(true)
 	ticks, got, returned := make(chan time.Time), make(chan string, 1), make(chan struct{})
 	go func() {
 		d.watch(ticks, func() float64 { return float64(cpu.Load()) / 1000 }, func(w string) { got <- w })
 		close(returned)
 	}()
+	ticks <- time.Time{} // looked at with no CPU gone by
 	cpu.Add(60000)
+	d.done.Store(true)
 	ticks <- time.Time{}
 	<-returned
 	if len(got) > 0 {

@@ -215,16 +215,7 @@ topic u 1
 member a topics=t alt-topics=u static
 budget subscription-changes=1 restarts=1
 `},
-	{"static/twin-commits", `protocol eager
-consumer kafka
-coordinator kafka
-assignor range
-topic t 1
-member a topics=t static
-member b topics=t static instance=a absent
-budget joins=1
-commits on
-`},
+	{"static/twin-commits", staticTwins + "budget joins=1\ncommits on\n"},
 	{"static/leaves", `protocol eager
 consumer kafka
 coordinator kafka
@@ -350,6 +341,17 @@ coordinator kafka
 assignor any
 member a topics=t
 member b topics=t
+`
+
+// staticTwins are two processes of one static instance (b takes a's group.instance.id) on an
+// eager range topic of one partition; b starts later (its budget line follows).
+const staticTwins = `protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static
+member b topics=t static instance=a absent
 `
 
 // eagerOne is one eager range member of a one-partition topic.

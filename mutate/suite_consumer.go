@@ -60,16 +60,7 @@ commits librdkafka
 	// client. Catches, by stopped-stays-stopped, 531 (the failed client reacts to the answer:
 	// a second fatal error) and 708 (a SyncGroup answer applied after the failure, also caught
 	// in static/twin-commits). 606 states.
-	{"static/twin-librdkafka-commits", `protocol eager
-consumer kafka
-coordinator kafka
-assignor range
-topic t 1
-member a topics=t static
-member b topics=t static instance=a absent
-budget joins=1
-commits librdkafka
-`},
+	{"static/twin-librdkafka-commits", staticTwins + "budget joins=1\ncommits librdkafka\n"},
 	// The seed's member with rebalance.protocol=cooperative over the eager range assignor (an
 	// upgrade's first bounce), leading alone when a partition is added: its metadata rejoin
 	// keeps what it owns (KIP-429 §1.b). Catches, by join-plan, 440 (the override ignored: the
@@ -102,14 +93,5 @@ budget partition-additions=1 lost-responses=1 subscription-changes=1
 	// commit is answered FENCED_INSTANCE_ID under its current generation (fatal) while its
 	// JoinGroup is still in flight. Catches, by stopped-stays-stopped, 546 (the failed
 	// client acts on that JoinGroup's answer: a second fatal error). 12,651 states.
-	{"static/twin-rejoin-commits", `protocol eager
-consumer kafka
-coordinator kafka
-assignor range
-topic t 1
-member a topics=t static
-member b topics=t static instance=a absent
-budget joins=1 partition-additions=1
-commits on
-`},
+	{"static/twin-rejoin-commits", staticTwins + "budget joins=1 partition-additions=1\ncommits on\n"},
 }

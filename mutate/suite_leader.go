@@ -58,25 +58,6 @@ member a topics=t
 member b topics=t
 budget join-timeouts=1
 `},
-	// Three sticky members of two topics: a (u only) forms the group and owns u-0 and u-1; b
-	// and c (t and u) join, together or one by one. The reference gives t-0 and t-1 to the
-	// newcomers and a keeps both claims; 829 (unheld partitions heaped on the first eligible
-	// member, B27's placement) gives both to b, so a must give up u-1 (keeps 1 of 2). Where b's
-	// join forms the group first (a's JoinGroup comes later), b owns all four and 848 (moveOne in B27's mode: each member's lowest
-	// partition first) moves t-0 and t-1 to c and u-0 to a where two moves suffice (keeps 1
-	// of 2). sticky-least-movement for both; 23,596 states, the smallest world found for
-	// either (two members never separate them).
-	{"eager/sticky-three-two-topics", `protocol eager
-consumer kafka
-coordinator kafka
-assignor sticky
-topic t 2
-topic u 2
-member a topics=u
-member b topics=t,u absent
-member c topics=t,u absent
-budget joins=2
-`},
 	// A rolling upgrade to KIP-792: a (v1) leads, b (v2) joins and from its second JoinGroup on
 	// sends the generation field a v1 leader cannot decode. 928 (ReadMembers keeping every
 	// field) lets the leader read it (leader-reads-own-version). 486 states.
