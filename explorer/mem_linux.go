@@ -125,3 +125,23 @@ func residentBytes() uint64 {
 	}
 	return pages * uint64(os.Getpagesize())
 }
+
+func peakResidentBytes() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range bytes.Lines(b) {
+		kb, ok := bytes.CutPrefix(line, []byte("VmHWM:"))
+		if !ok {
+			continue
+		}
+		kb = bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(kb), []byte("kB")))
+		n, err := strconv.ParseUint(string(kb), 10, 64)
+		if err != nil {
+			return 0
+		}
+		return n << 10
+	}
+	return 0
+}

@@ -26,3 +26,5 @@ func residentBytes() uint64 {
 	}
 	return s[0].Value.Uint64()
 }
+
+func peakResidentBytes() uint64 { return residentBytes() }

@@ -218,3 +218,29 @@ func (burst) Next(s uint64, a int) (uint64, bool) {
 func (burst) Encode(s uint64, buf []byte) []byte { return binary.LittleEndian.AppendUint64(buf, s) }
 func (burst) ActionKinds() []string              { return []string{"step"} }
 func (burst) ActionKind(int) int                 { return 0 }
+
+// TestPeakResidentOutlivesTheSet: the peak remembers memory that has since been given back,
+// which the resident set now does not (what the liveness graph's runs report as their peak).
+func TestPeakResidentOutlivesTheSet(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("VmHWM is Linux's")
+	}
+	const size = 256 << 20
+	b := make([]byte, size)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	during := explorer.ResidentBytes()
+	runtime.KeepAlive(b)
+	b = nil
+	debug.FreeOSMemory()
+	peak, now := explorer.PeakResidentBytes(), explorer.ResidentBytes()
+	if now >= size {
+		t.Skipf("the runtime kept the freed memory (resident %d MiB): nothing to tell apart", now>>20)
+	}
+	// The kernel's high-water mark lags the resident set by its per-thread counters, so the
+	// peak is judged against what was held, not against the sample taken while holding it.
+	if during < size || peak < size {
+		t.Fatalf("resident %d MiB while holding %d MiB, peak %d MiB: the peak must cover what was held", during>>20, size>>20, peak>>20)
+	}
+}

@@ -156,6 +156,17 @@ member b topics=t
 member c topics=t absent
 budget joins=1 crashes=1 session-timeouts=1
 `},
+	{"cooperative-three-crash", "three shipped cooperative-sticky members: a third joins and a crash, no session timeout; three partitions (the largest classic three-member world exhausted here)", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 3
+member a topics=t
+member b topics=t
+member c topics=t absent
+budget joins=1 crashes=1
+`},
 	{"kip848-kafka", "KIP-848 as Apache Kafka ships it (KAFKA.md §3): a crash and a session timeout; commits", `
 protocol consumer
 consumer kafka

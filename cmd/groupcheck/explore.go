@@ -169,6 +169,8 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		lr := invariants.LivenessWithin(cfg, lb)
 		prog.Done()
 		rep.addLiveness(lr)
+		// The graph outgrows the search: the run's peak is the process's, not the search's sample.
+		rep.PeakMemory = max(rep.PeakMemory, explorer.PeakResidentBytes())
 		rep.checkRounds(*maxRounds)
 		rep.checkUnavailable(*maxUnavailable)
 	}
