@@ -28,14 +28,14 @@ var anyComplete = Property{
 	Statement: "a classic `assignor any` leader is offered every valid assignment of its round (each subscribed partition to one of its subscribers or to nobody) and nothing else",
 	Source:    "DESIGN.md \"Config\" (assignor any); KAFKA.md §1.5, §2.4",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor == leader.AnyName },
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		var acts []spec.Action
 		for i, s := range w.Slots {
 			if s.Assigning == nil {
 				continue
 			}
 			if acts == nil {
-				acts = spec.Actions(w, nil)
+				acts = spec.Actions(*w, nil)
 			}
 			var offered [][]impl.MemberAssignment
 			for _, a := range acts {
@@ -44,7 +44,7 @@ var anyComplete = Property{
 				}
 			}
 			if why := offersAll(offered, s.Assigning.Cluster, s.Assigning.Members); why != "" {
-				return fmt.Sprintf("%s's gen %d round %s", name(w, i), s.Assigning.Generation, why)
+				return fmt.Sprintf("%s's gen %d round %s", name(*w, i), s.Assigning.Generation, why)
 			}
 		}
 		return ""

@@ -39,7 +39,7 @@ var assignorExact = Property{
 	Statement: "a range or roundrobin leader sends exactly Kafka's assignment: members static-first by instance id, then by member id; range per topic n/m with the first n mod m one more; roundrobin dealt round the circle skipping non-subscribers",
 	Source:    "KAFKA.md §2.4; KIP-345; RangeAssignor.assignPartitions, RoundRobinAssignor.assign, AbstractPartitionAssignor.MemberInfo.compareTo",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor != leader.AnyName },
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
 			ra := pre.Slots[a.Slot].Assigning
 			if a.Plan != nil || ra == nil {

@@ -42,7 +42,7 @@ func TestKafkaAssignorsJavadoc(t *testing.T) {
 func TestAssignorExact(t *testing.T) {
 	for _, assignor := range []string{"range", "roundrobin"} {
 		c := config(t, "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor "+assignor+"\ntopic t 1\nmember a topics=t\nmember b topics=t static\n")
-		pre, ev, post, _ := shortestStep(t, c, assignorExact, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+		pre, ev, post, _ := shortestStep(t, c, assignorExact, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 			as := assignments(ev)
 			return len(as) > 0 && len(as[0].Assignments) == 2
 		})
@@ -60,7 +60,7 @@ func TestAssignorExact(t *testing.T) {
 			}
 			bad = append(bad, e)
 		}
-		if got := assignorExact.Step(pre, bad, post); got == "" {
+		if got := assignorExact.Step(&pre, bad, &post); got == "" {
 			t.Errorf("%s: the member-id order's assignment is not named", assignor)
 		} else {
 			t.Log(got)

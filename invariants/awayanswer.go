@@ -27,7 +27,7 @@ var awayAnswer = Property{
 	Statement: "a request reaching an old broker is answered NOT_COORDINATOR, one reaching a loading coordinator COORDINATOR_LOAD_IN_PROGRESS (classic SyncGroup: REBALANCE_IN_PROGRESS; classic Heartbeat: NONE), in the request's own response type",
 	Source:    "KAFKA.md §1.4–§1.8 (group-level status errors: GroupCoordinator.validateGroupStatus, handleSyncGroup, handleHeartbeat), §1.11, §3.1 (errors)",
 	Applies:   func(c spec.Config) bool { return c.Budget.Failovers > 0 },
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		i, ok := deliveredSlot(pre, ev, post)
 		if !ok || !pre.Slots[i].Stale && !pre.Loading {
 			return ""
@@ -39,7 +39,7 @@ var awayAnswer = Property{
 // deliveredSlot is the slot whose request the step handed to a coordinator: the one queue that
 // lost its head, in a step where no client acted (no response received, no request sent) and
 // no incarnation began (a restart drops what was on its way to an old broker).
-func deliveredSlot(pre spec.World, ev []spec.Event, post spec.World) (int, bool) {
+func deliveredSlot(pre *spec.World, ev []spec.Event, post *spec.World) (int, bool) {
 	for _, e := range ev {
 		switch e.(type) {
 		case spec.ReceiveEvent, spec.SendEvent, spec.FailoverEvent:

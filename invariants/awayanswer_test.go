@@ -20,7 +20,7 @@ func TestAwayAnswer(t *testing.T) {
 	for _, k := range []int{2, 5} {
 		pre, post := ws[k], ws[k+1]
 		ev := stepEvents(t, pre, script[k])
-		if got := awayAnswer.Step(pre, ev, post); got != "" {
+		if got := awayAnswer.Step(&pre, ev, &post); got != "" {
 			t.Fatalf("the model's %q: %s", script[k], got)
 		}
 		var code impl.ErrorCode

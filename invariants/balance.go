@@ -32,8 +32,8 @@ var convergedBalanced = Property{
 	Statement: "in a converged classic group the built-in assignor's balance holds (sticky: no partition movable to a subscriber with two fewer; range: per topic; roundrobin: among identical subscriptions, counts within one)",
 	Source:    "KAFKA.md §2.4, §2.5; KIP-54; RangeAssignor and RoundRobinAssignor javadoc",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor != leader.AnyName },
-	State: func(w spec.World) string {
-		if !Converged(w) {
+	State: func(w *spec.World) string {
+		if !Converged(*w) {
 			return ""
 		}
 		var live []int
@@ -44,7 +44,7 @@ var convergedBalanced = Property{
 		}
 		switch w.Coord.ProtocolName() {
 		case leader.StickyName, leader.CooperativeStickyName:
-			return movable(w, live)
+			return movable(*w, live)
 		case leader.RangeName:
 			for _, topic := range w.Cluster.Topics {
 				var subs []int
@@ -53,7 +53,7 @@ var convergedBalanced = Property{
 						subs = append(subs, i)
 					}
 				}
-				if why := spread(w, subs, func(i int) int { return w.Slots[i].Client.Owned().OfTopics([]string{topic.Name}).Len() }); why != "" {
+				if why := spread(*w, subs, func(i int) int { return w.Slots[i].Client.Owned().OfTopics([]string{topic.Name}).Len() }); why != "" {
 					return "topic " + topic.Name + ": " + why
 				}
 			}
@@ -63,7 +63,7 @@ var convergedBalanced = Property{
 					return ""
 				}
 			}
-			return spread(w, live, func(i int) int { return w.Slots[i].Client.Owned().Len() })
+			return spread(*w, live, func(i int) int { return w.Slots[i].Client.Owned().Len() })
 		}
 		return ""
 	},

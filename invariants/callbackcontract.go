@@ -37,11 +37,11 @@ var callbackContract = Property{
 	Statement: "a classic client calls onPartitionsAssigned after every assignment it applies (even empty), never an empty onPartitionsLost or (outside an eager onJoinPrepare) onPartitionsRevoked, and onPartitionsRevoked only while it holds its generation and, on close, is not rebalancing",
 	Source:    "KAFKA.md §2.3 steps 2–3, §2.6 step 4, §1.11; ConsumerCoordinator.onJoinPrepare, onJoinComplete, onLeavePrepare",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			switch e := e.(type) {
 			case spec.ReceiveEvent:
-				if a, ok := e.Response.(impl.SyncGroupResponse); ok && appliesAssignment(pre, e.Slot, a) && !called(ev, e.Slot, consumer.Assigned) {
+				if a, ok := e.Response.(impl.SyncGroupResponse); ok && appliesAssignment(*pre, e.Slot, a) && !called(ev, e.Slot, consumer.Assigned) {
 					return fmt.Sprintf("%s applies its assignment %s without calling onPartitionsAssigned", e.Name, a.Assignment.Partitions)
 				}
 			case spec.CallbackEvent:
@@ -55,7 +55,7 @@ var callbackContract = Property{
 }
 
 // misplacedCallback says why callback e should not have been called, or "".
-func misplacedCallback(pre spec.World, ev []spec.Event, post spec.World, e spec.CallbackEvent) string {
+func misplacedCallback(pre *spec.World, ev []spec.Event, post *spec.World, e spec.CallbackEvent) string {
 	c := pre.Slots[e.Slot].Client
 	switch {
 	case e.Kind == consumer.Assigned:

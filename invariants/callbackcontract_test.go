@@ -21,7 +21,7 @@ func TestCallbackContract(t *testing.T) {
 	for k := len(stableScript) - 2; k < len(stableScript); k++ {
 		pre, post := ws[k], ws[k+1]
 		ev := stepEvents(t, pre, stableScript[k])
-		if got := callbackContract.Step(pre, ev, post); got != "" {
+		if got := callbackContract.Step(&pre, ev, &post); got != "" {
 			t.Fatalf("the model's %q: %s", stableScript[k], got)
 		}
 		without := slices.DeleteFunc(slices.Clone(ev), func(e spec.Event) bool {
@@ -29,11 +29,11 @@ func TestCallbackContract(t *testing.T) {
 			emptyAssigned = emptyAssigned || ok && cb.Partitions.IsEmpty()
 			return ok && cb.Kind == consumer.Assigned
 		})
-		if got := callbackContract.Step(pre, without, post); !strings.Contains(got, "without calling onPartitionsAssigned") {
+		if got := callbackContract.Step(&pre, without, &post); !strings.Contains(got, "without calling onPartitionsAssigned") {
 			t.Errorf("%q without onPartitionsAssigned: %q", stableScript[k], got)
 		}
 		empty := append(slices.Clone(ev), spec.CallbackEvent{Slot: 0, Name: "a", Kind: consumer.Lost})
-		if got := callbackContract.Step(pre, empty, post); !strings.Contains(got, "on-partitions-lost with nothing") {
+		if got := callbackContract.Step(&pre, empty, &post); !strings.Contains(got, "on-partitions-lost with nothing") {
 			t.Errorf("an empty onPartitionsLost: %q", got)
 		}
 	}
@@ -51,7 +51,7 @@ func TestCallbackContract(t *testing.T) {
 	}) {
 		t.Fatal("a's close revokes nothing: give a a partition")
 	}
-	if got := callbackContract.Step(stable, ev, post); got != "" {
+	if got := callbackContract.Step(&stable, ev, &post); got != "" {
 		t.Fatalf("the model's close: %s", got)
 	}
 	forge := func(f func(*consumer.Consumer)) spec.World {
@@ -63,7 +63,7 @@ func TestCallbackContract(t *testing.T) {
 		"without a generation":        forge(func(c *consumer.Consumer) { c.Gen.ID = impl.NoGeneration }),
 		"a close mid-rebalance loses": forge(func(c *consumer.Consumer) { c.Status = consumer.CompletingRebalance }),
 	} {
-		if got := callbackContract.Step(pre, ev, post); !strings.Contains(got, want) {
+		if got := callbackContract.Step(&pre, ev, &post); !strings.Contains(got, want) {
 			t.Errorf("want %q, got %q", want, got)
 		}
 	}

@@ -14,7 +14,7 @@ var callbackConsistency = Property{
 	Kind:      explorer.Always,
 	Statement: "per member, callbacks track ownership: revoked or lost only what it owns, assigned only what it does not, and owned is what they add up to",
 	Source:    "KAFKA.md §2.6 (Revoked → Assigned per round); KIP-429 §3; KAFKA.md §3.7 (KIP-848 client)",
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		owned := make([]impl.PartitionSet, len(pre.Slots))
 		touched := make([]bool, len(pre.Slots))
 		for i := range pre.Slots {
@@ -43,7 +43,7 @@ var callbackConsistency = Property{
 		for i, s := range post.Slots {
 			restarted := s.Incarnation != pre.Slots[i].Incarnation
 			if (touched[i] || !restarted) && s.Process != spec.Crashed && !post.Owned(i).Equal(owned[i]) {
-				return fmt.Sprintf("%s owns %s, but its callbacks add up to %s", name(post, i), post.Owned(i), owned[i])
+				return fmt.Sprintf("%s owns %s, but its callbacks add up to %s", name(*post, i), post.Owned(i), owned[i])
 			}
 		}
 		return ""
@@ -57,15 +57,15 @@ var lostOnlyAfterMembershipLost = Property{
 	Source:    "KAFKA.md §2.3 step 2, §1.11 (REBALANCE_IN_PROGRESS keeps the generation); KIP-429 §1.b, §1.e",
 	Applies:   classic,
 	Expected:  generationReused,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			cb, ok := e.(spec.CallbackEvent)
-			if !ok || cb.Kind != consumer.Lost || closingMidRebalance(pre, post, cb.Slot) {
+			if !ok || cb.Kind != consumer.Lost || closingMidRebalance(*pre, *post, cb.Slot) {
 				continue
 			}
 			c := pre.Slots[cb.Slot].Client
 			member := c.MemberID() != impl.NoMemberID && c.Generation() != impl.NoGeneration
-			if member && current(pre, cb.Slot) {
+			if member && current(*pre, cb.Slot) {
 				vanished := cb.Partitions.Filter(func(tp impl.TopicPartition) bool { return !post.Cluster.Exists(tp) })
 				if !vanished.Equal(cb.Partitions) {
 					return fmt.Sprintf("%s is told lost %s while the coordinator still holds it (%s gen %d)", cb.Name, cb.Partitions.Minus(vanished), c.MemberID(), c.Generation())
@@ -96,15 +96,15 @@ func generationReused(c spec.Config) string {
 // purpose and is not a loss: a dynamic member's LeaveGroup is sent in the same step, and a
 // static member's close sends none (KIP-345; Java's AbstractCoordinator.maybeLeaveGroup
 // leaves only for a dynamic member) but resets the generation all the same, after revoking.
-func generationGivenUp(pre spec.World, ev []spec.Event, post spec.World) string {
+func generationGivenUp(pre *spec.World, ev []spec.Event, post *spec.World) string {
 	for i, s := range post.Slots {
 		c := pre.Slots[i].Client
 		if s.Incarnation != pre.Slots[i].Incarnation || !pre.Live(i) || c.Generation() == impl.NoGeneration ||
-			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(pre, i) || sends[impl.LeaveGroupRequest](ev, i) || s.Process == spec.Closed {
+			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(*pre, i) || sends[impl.LeaveGroupRequest](ev, i) || s.Process == spec.Closed {
 			continue
 		}
 		return fmt.Sprintf("%s gives up generation %d while the coordinator still holds it there (%s); it will report %s lost",
-			name(pre, i), c.Generation(), c.MemberID(), c.Owned())
+			name(*pre, i), c.Generation(), c.MemberID(), c.Owned())
 	}
 	return ""
 }

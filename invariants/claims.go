@@ -22,7 +22,7 @@ var claimsTruthful = Property{
 	Statement: "a JoinGroup claims what its member owns, labelled in cooperative-sticky's user data with the generation it was assigned in",
 	Source:    "KIP-429 §2 (ownedPartitions); KAFKA.md §2.2, §2.8; KIP-341 (user-data generation)",
 	Applies:   classic,
-	Step: func(_ spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(_ *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			s, ok := e.(spec.SendEvent)
 			if !ok {

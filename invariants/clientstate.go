@@ -38,7 +38,7 @@ var clientStates = Property{
 	Statement: "a classic client's state changes only for its cause (PREPARING_REBALANCE by a JoinGroup or a failed round, COMPLETING_REBALANCE from PREPARING_REBALANCE on a JoinGroup answer, STABLE from COMPLETING_REBALANCE on a SyncGroup answer, UNJOINED without a generation), and a poll timeout leaves its member UNJOINED without member id or generation",
 	Source:    "KAFKA.md §1.9, §1.11; AbstractCoordinator.MemberState, initiateJoinGroup, JoinGroupResponseHandler, SyncGroupResponseHandler, maybeLeaveGroup, resetGenerationOnLeaveGroup, resetStateAndGeneration",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		changed := -1
 		for i := range pre.Slots {
 			if pre.Slots[i].Incarnation != post.Slots[i].Incarnation || pre.Slots[i].Client == post.Slots[i].Client {
@@ -47,7 +47,7 @@ var clientStates = Property{
 			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 			changed = i
 			if why := stateChange(b, a, ev, i); why != "" {
-				return fmt.Sprintf("%s goes from %s to %s %s", name(pre, i), b.Status, a.Status, why)
+				return fmt.Sprintf("%s goes from %s to %s %s", name(*pre, i), b.Status, a.Status, why)
 			}
 		}
 		if pre.Left.PollTimeouts == post.Left.PollTimeouts {
@@ -55,7 +55,7 @@ var clientStates = Property{
 		}
 		if changed >= 0 {
 			if a := post.Slots[changed].Client; a.Status != consumer.Unjoined || a.Gen != consumer.NoGeneration {
-				return fmt.Sprintf("%s exceeds max.poll.interval.ms and is left %s as %q gen %d", name(post, changed), a.Status, a.Gen.MemberID, a.Gen.ID)
+				return fmt.Sprintf("%s exceeds max.poll.interval.ms and is left %s as %q gen %d", name(*post, changed), a.Status, a.Gen.MemberID, a.Gen.ID)
 			}
 			return ""
 		}

@@ -23,14 +23,14 @@ var commitReported = Property{
 	Kind:      explorer.Always,
 	Statement: "a client reports each OffsetCommit answer it receives for a commit in flight to the application in the same step, with the coordinator's verdict",
 	Source:    "KAFKA.md §1.8, §1.11, §3.1 (ConsumerCoordinator.OffsetCommitResponseHandler; librdkafka rd_kafka_cgrp_op_handle_OffsetCommit; kgo CommitOffsets)",
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {
 			r, ok := e.(spec.ReceiveEvent)
 			if !ok {
 				continue
 			}
 			a, isCommit := r.Response.(impl.OffsetCommitResponse)
-			if !isCommit || !commitInFlight(pre, r.Slot) {
+			if !isCommit || !commitInFlight(*pre, r.Slot) {
 				continue
 			}
 			if !reported(ev, r.Slot, a.Error) {

@@ -16,14 +16,14 @@ func TestCommitReported(t *testing.T) {
 	kip848 := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\n"
 	for _, world := range []string{twoMembers + "commits on\n", kip848 + "commits on\n"} {
 		c := config(t, world)
-		pre, ev, post, _ := shortestStep(t, c, commitReported, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+		pre, ev, post, _ := shortestStep(t, c, commitReported, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 			return slices.ContainsFunc(ev, func(e spec.Event) bool {
 				r, ok := e.(spec.ReceiveEvent)
 				_, isCommit := r.Response.(impl.OffsetCommitResponse)
 				return ok && isCommit
 			})
 		})
-		if got := commitReported.Step(pre, ev, post); got != "" {
+		if got := commitReported.Step(&pre, ev, &post); got != "" {
 			t.Fatalf("the real step: %s", got)
 		}
 		var silent, wrong []spec.Event
@@ -36,7 +36,7 @@ func TestCommitReported(t *testing.T) {
 			silent, wrong = append(silent, e), append(wrong, e)
 		}
 		for name, forged := range map[string][]spec.Event{"unreported": silent, "misreported": wrong} {
-			if got := commitReported.Step(pre, forged, post); !strings.Contains(got, "does not report it to the application") {
+			if got := commitReported.Step(&pre, forged, &post); !strings.Contains(got, "does not report it to the application") {
 				t.Errorf("%s commit: %q", name, got)
 			}
 		}

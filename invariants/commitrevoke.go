@@ -25,7 +25,7 @@ var commitBeforeRevoke = Property{
 	Statement: "a classic member that revokes partitions while STABLE (before rejoining, or on close) commits them in that step, or has a commit in flight",
 	Source:    "KAFKA.md §2.3 step 1 (ConsumerCoordinator.onJoinPrepare auto-commit), §1.7 (close)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if pre.Config().ConsumerProtocol {
 			return "" // Applies leaves KIP-848 worlds out; a caller may still pass one
 		}

@@ -17,7 +17,7 @@ func TestCommitBeforeRevoke(t *testing.T) {
 	pre := ws[len(ws)-1]
 	ev := stepEvents(t, pre, "leave a")
 	post := walk(t, c, append(stableScript, "leave a")...)
-	if got := commitBeforeRevoke.Step(pre, ev, post[len(post)-1]); got != "" {
+	if got := commitBeforeRevoke.Step(&pre, ev, &post[len(post)-1]); got != "" {
 		t.Errorf("the model's step: %q", got)
 	}
 	var without []spec.Event
@@ -37,7 +37,7 @@ func TestCommitBeforeRevoke(t *testing.T) {
 		t.Fatalf("leaving did not commit and revoke: %v", ev)
 	}
 	want := fmt.Sprintf("a revokes %s while STABLE without committing them", revoked)
-	if got := commitBeforeRevoke.Step(pre, without, post[len(post)-1]); got != want {
+	if got := commitBeforeRevoke.Step(&pre, without, &post[len(post)-1]); got != want {
 		t.Errorf("without the commit: %q, want %q", got, want)
 	}
 }

@@ -25,7 +25,7 @@ var coordinatorConsistent = Property{
 	Statement: "a classic group is Empty iff it has no members (then no leader or protocol); a CompletingRebalance or Stable group has a protocol all members list; the leader is a member, and there is one whenever there are members",
 	Source:    "KAFKA.md §1.3 (transitions, leader election, initNextGeneration; GroupMetadata.loadGroup's initialState)",
 	Applies:   classic,
-	State:     func(w spec.World) string { return inconsistentGroup(w.Coord) },
+	State:     func(w *spec.World) string { return inconsistentGroup(w.Coord) },
 }
 
 // inconsistentGroup says how group g's state disagrees with its members, or "".

@@ -15,7 +15,7 @@ import (
 func TestCoordinatorConsistent(t *testing.T) {
 	ws := walk(t, config(t, twoMembers), stableScript...)
 	stable := ws[len(ws)-1]
-	if got := coordinatorConsistent.State(stable); got != "" {
+	if got := coordinatorConsistent.State(&stable); got != "" {
 		t.Fatalf("Stable generation 1: %q", got)
 	}
 	rec := coordinator.Record{Generation: 1, Protocol: stable.Coord.ProtocolName(), Leader: stable.Coord.Leader(), Members: []coordinator.RecordMember{{ID: "a#1"}, {ID: "b#1"}}}

@@ -23,7 +23,7 @@ var eagerJoinsEmpty = Property{
 	Statement: "a classic member whose rebalance protocol is eager sends every JoinGroup owning nothing: it revoked (or lost) everything first",
 	Source:    "KAFKA.md §1.11 (Eager behaviour), §1.12 (a), §2.3 step 3, §2.7; KIP-429 §1.f; ConsumerCoordinator.onJoinPrepare",
 	Applies:   classic,
-	Step: func(_ spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(_ *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, s := range joinsSent(ev) {
 			if post.Config().MemberProtocol(s.Slot) != impl.Eager {
 				continue

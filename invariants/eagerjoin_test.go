@@ -9,7 +9,7 @@ import (
 )
 
 // joinsOwning finds a step in which a member that owned partitions sends a JoinGroup.
-func joinsOwning(pre spec.World, ev []spec.Event, _ spec.World) bool {
+func joinsOwning(pre *spec.World, ev []spec.Event, _ *spec.World) bool {
 	return slices.ContainsFunc(joinsSent(ev), func(s spec.SendEvent) bool {
 		return !pre.Slots[s.Slot].Client.OwnedPartitions.IsEmpty()
 	})
@@ -37,7 +37,7 @@ budget joins=1
 	}
 	kept := ownSlots(post)
 	kept.Slots[i].Client.OwnedPartitions = pre.Slots[i].Client.OwnedPartitions
-	if got := eagerJoinsEmpty.Step(pre, ev, kept); !strings.Contains(got, "is eager and sends a JoinGroup still owning") {
+	if got := eagerJoinsEmpty.Step(&pre, ev, &kept); !strings.Contains(got, "is eager and sends a JoinGroup still owning") {
 		t.Errorf("an eager member joining with its partitions: %q", got)
 	}
 	coop := config(t, twoMembers+"budget crashes=1\n")
@@ -45,7 +45,7 @@ budget joins=1
 	if i := ev[len(ev)-1].(spec.SendEvent).Slot; post.Slots[i].Client.OwnedPartitions.IsEmpty() {
 		t.Fatalf("the cooperative member gave its partitions up before joining")
 	}
-	if got := eagerJoinsEmpty.Step(pre, ev, post); got != "" {
+	if got := eagerJoinsEmpty.Step(&pre, ev, &post); got != "" {
 		t.Errorf("a cooperative member keeping its partitions: %q", got)
 	}
 }

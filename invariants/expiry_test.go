@@ -71,7 +71,7 @@ func TestCheckPureAndTaken(t *testing.T) {
 		t.Errorf("Taken not sorted: %v", lr.Taken)
 	}
 	steps := 0
-	impure := LiveBounds{CheckPure: true, OnStep: func(pre spec.World, _ []spec.Event, _ spec.World) bool {
+	impure := LiveBounds{CheckPure: true, OnStep: func(pre *spec.World, _ []spec.Event, _ *spec.World) bool {
 		if steps++; steps == 3 {
 			pre.Slots[0].Process = spec.Crashed
 		}

@@ -27,7 +27,7 @@ var noFatal = Property{
 	Statement: "a classic member stops with a fatal error only for a cause its config allows (a static member, assignor lists with none in common, group-max-size)",
 	Source:    "KAFKA.md §1.2 (protocol selection), §1.10 (KIP-345 fencing), §1.11 (which errors Java throws); KIP-389",
 	Applies:   classic,
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		c := w.Config()
 		for i, s := range w.Slots {
 			if e := s.Client.Fatal(); e != impl.None && !fatalAllowed(*c, e) {

@@ -23,13 +23,13 @@ var fatalReported = Property{
 	Kind:      explorer.Always,
 	Statement: "a client that stops on a fatal error reports that error to the application in the same step",
 	Source:    "KAFKA.md §1.11 (errors Java throws from poll), §3.7 (→ FATAL); AbstractHeartbeatRequestManager.onErrorResponse, AbstractMembershipManager.transitionToFatal",
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i, s := range post.Slots {
-			if s.Incarnation != pre.Slots[i].Incarnation || fatalOf(pre, i) != impl.None {
+			if s.Incarnation != pre.Slots[i].Incarnation || fatalOf(*pre, i) != impl.None {
 				continue
 			}
-			if e := fatalOf(post, i); e != impl.None && !fatalEvent(ev, i, e) {
-				return fmt.Sprintf("%s stops with fatal %s and does not tell the application", name(post, i), e)
+			if e := fatalOf(*post, i); e != impl.None && !fatalEvent(ev, i, e) {
+				return fmt.Sprintf("%s stops with fatal %s and does not tell the application", name(*post, i), e)
 			}
 		}
 		return ""

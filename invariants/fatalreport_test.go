@@ -17,13 +17,13 @@ func TestFatalReported(t *testing.T) {
 		twoMembers + "group-max-size 1\n",
 	} {
 		c := config(t, world)
-		pre, ev, post, _ := shortestStep(t, c, fatalReported, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+		pre, ev, post, _ := shortestStep(t, c, fatalReported, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 			return slices.ContainsFunc(ev, func(e spec.Event) bool { _, ok := e.(spec.FatalEvent); return ok })
 		})
-		if got := fatalReported.Step(pre, ev, post); got != "" {
+		if got := fatalReported.Step(&pre, ev, &post); got != "" {
 			t.Fatalf("the real stop: %s", got)
 		}
-		if got := fatalReported.Step(pre, without[spec.FatalEvent](ev), post); !strings.Contains(got, "does not tell the application") {
+		if got := fatalReported.Step(&pre, without[spec.FatalEvent](ev), &post); !strings.Contains(got, "does not tell the application") {
 			t.Errorf("%s: a silent stop: %q", c.Name, got)
 		}
 	}

@@ -22,12 +22,12 @@ var commitFencing = Property{
 	Statement: "an accepted OffsetCommit comes from a member of the current generation, for partitions no other member of the group owns or is assigned",
 	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
 	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
-			if why := commitOutsideGeneration(pre, c); why != "" {
+			if why := commitOutsideGeneration(*pre, c); why != "" {
 				return why
 			}
-			return commitOfOthers(pre, c)
+			return commitOfOthers(*pre, c)
 		})
 	},
 }
@@ -64,9 +64,9 @@ var commitFencingStrict = Property{
 		}
 		return ""
 	},
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
-			if why := commitOutsideGeneration(pre, c); why != "" {
+			if why := commitOutsideGeneration(*pre, c); why != "" {
 				return why
 			}
 			m, _ := pre.Coord.Member(c.MemberID)
@@ -113,7 +113,7 @@ var generationMonotonic = Property{
 	Statement: "the group's generation never decreases, except to the logged one when the coordinator fails over",
 	Source:    "KAFKA.md §1.3 (generation rules; a join completion is not written to the log)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if f, ok := failoverOf(ev); ok {
 			if post.Coord.Generation() != f.Generation {
 				return fmt.Sprintf("a failover loaded gen %d but the group is at gen %d", f.Generation, post.Coord.Generation())
@@ -133,7 +133,7 @@ var coordinatorTransitions = Property{
 	Statement: "the group's state changes only along the allowed-predecessor graph (a step may pass through PreparingRebalance); a failover's new coordinator loads it Stable or Empty",
 	Source:    "KAFKA.md §1.3 (ClassicGroupState predecessors; GroupMetadata.loadGroup)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		from, to := pre.Coord.State(), post.Coord.State()
 		if _, ok := failoverOf(ev); ok {
 			if to != coordinator.Stable && to != coordinator.Empty {
@@ -170,7 +170,7 @@ var fencedReachable = Property{
 	Statement: "some member is told UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION or FENCED_INSTANCE_ID",
 	Source:    "KAFKA.md §1.11 (reaction table); vacuity guard when timeouts of live members are budgeted",
 	Applies:   func(c spec.Config) bool { return fencingTimeouts(c) && classic(c) },
-	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(_ *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {
 			if r, ok := e.(spec.ReplyEvent); ok && !r.Dropped && fencingCodes[r.Response.Code()] {
 				return fmt.Sprintf("coord told %s %s", r.Name, r.Response.Code())

@@ -23,7 +23,7 @@ var followupAsked = Property{
 	Statement: "a leader's assignment asks for a follow-up rebalance on exactly the member its assignor chose, and on none when it chose none",
 	Source:    "KIP-441; KAFKA-9821 (the request travels in the member's assignment); StreamsPartitionAssignor.addClientAssignments",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Budget.Followups > 0 },
-	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(_ *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
 			for _, m := range a.Assignments {
 				if m.Assignment.Followup != (m.MemberID == a.Followup) {

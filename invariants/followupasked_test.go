@@ -13,7 +13,7 @@ import (
 // another member than the one asked) or on nobody.
 func TestFollowupAsked(t *testing.T) {
 	c := config(t, twoMembers+"budget followups=1\n")
-	pre, ev, post, _ := shortestStep(t, c, followupAsked, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ := shortestStep(t, c, followupAsked, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 		as := assignments(ev)
 		return len(as) == 1 && len(as[0].Assignments) == 2 && as[0].Followup == as[0].Assignments[1].MemberID
 	})
@@ -26,7 +26,7 @@ func TestFollowupAsked(t *testing.T) {
 				bad[i] = a
 			}
 		}
-		if why := followupAsked.Step(pre, bad, post); why == "" {
+		if why := followupAsked.Step(&pre, bad, &post); why == "" {
 			t.Errorf("the request %s is not named", name)
 		} else {
 			t.Logf("%s: %s", name, why)

@@ -110,9 +110,9 @@ func ownSlots(w spec.World) spec.World {
 // checks that property under holds in c on the way, and returns that last step re-executed:
 // the world before it, its events, the world after, and the path's length. It fails the test
 // when under is violated or no such step exists.
-func shortestStep(t *testing.T, c spec.Config, under Property, seen func(pre spec.World, ev []spec.Event, post spec.World) bool) (pre spec.World, ev []spec.Event, post spec.World, steps int) {
+func shortestStep(t *testing.T, c spec.Config, under Property, seen func(pre *spec.World, ev []spec.Event, post *spec.World) bool) (pre spec.World, ev []spec.Event, post spec.World, steps int) {
 	t.Helper()
-	marker := Property{Name: "not-seen", Kind: explorer.Always, Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	marker := Property{Name: "not-seen", Kind: explorer.Always, Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if seen(pre, ev, post) {
 			return "seen"
 		}
@@ -138,3 +138,6 @@ func shortestStep(t *testing.T, c spec.Config, under Property, seen func(pre spe
 	}
 	return pre, ev, post, n
 }
+
+// ptr is a pointer to a copy of v: a property's argument built in place.
+func ptr[T any](v T) *T { return &v }

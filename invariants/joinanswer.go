@@ -33,15 +33,15 @@ var joinAnswer = Property{
 	Statement: "a successful JoinGroup answer names the current generation, protocol and leader (a pre-v9 static restart: the leader before it) and a member; it lists the generation's members iff it names the recipient leader, with SkipAssignment iff the leader is answered in Stable without a rebalance at v9+",
 	Source:    "KAFKA.md §1.1 (JoinGroup v9, KIP-814), §1.3 step 4, §1.4, §1.10 (GroupCoordinator.doCurrentMemberJoinGroup, updateStaticMemberAndRebalance; ConsumerCoordinator.onLeaderElected)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
-		q, _ := handledJoin(pre, post)
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
+		q, _ := handledJoin(*pre, *post)
 		for _, e := range ev {
 			r, ok := e.(spec.ReplyEvent)
 			if !ok {
 				continue
 			}
 			if a, isJoin := r.Response.(impl.JoinGroupResponse); isJoin && a.Error == impl.None {
-				if why := joinAnswerWrong(pre, post, q, a); why != "" {
+				if why := joinAnswerWrong(*pre, *post, q, a); why != "" {
 					return fmt.Sprintf("the JoinGroup answer to %s (%s) %s", r.Name, a.MemberID, why)
 				}
 			}

@@ -61,7 +61,7 @@ func TestJoinAnswer(t *testing.T) {
 	if len(as) != 2 {
 		t.Fatalf("join completion answers %d members, want 2", len(as))
 	}
-	if got := joinAnswer.Step(pre, ev, post); got != "" {
+	if got := joinAnswer.Step(&pre, ev, &post); got != "" {
 		t.Fatalf("reference join completion: %q", got)
 	}
 	leader := slices.IndexFunc(as, func(r spec.ReplyEvent) bool {
@@ -83,14 +83,14 @@ func TestJoinAnswer(t *testing.T) {
 		{"an old generation", follower, func(a *impl.JoinGroupResponse) { a.Generation = 0 }, "the group is at 1"},
 		{"SkipAssignment after a join phase", leader, func(a *impl.JoinGroupResponse) { a.SkipAssignment = true }, "has SkipAssignment true"},
 	} {
-		if got := joinAnswer.Step(pre, withAnswer(ev, tc.i, tc.f), post); !strings.Contains(got, tc.want) {
+		if got := joinAnswer.Step(&pre, withAnswer(ev, tc.i, tc.f), &post); !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want …%s…", tc.name, got, tc.want)
 		}
 	}
 
 	static := strings.Replace(strings.Replace(twoMembers, "member a topics=t", "member a topics=t static", 1), "member b topics=t", "member b topics=t static", 1)
 	c := config(t, static+"budget restarts=1\n")
-	pre, ev, post, _ = shortestStep(t, c, joinAnswer, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ = shortestStep(t, c, joinAnswer, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 		for _, r := range joinAnswers(ev) {
 			if r.Response.(impl.JoinGroupResponse).SkipAssignment {
 				return true
@@ -99,12 +99,12 @@ func TestJoinAnswer(t *testing.T) {
 		return false
 	})
 	oldLeader := pre.Coord.Leader()
-	if got := joinAnswer.Step(pre, withAnswer(ev, 0, func(a *impl.JoinGroupResponse) {
+	if got := joinAnswer.Step(&pre, withAnswer(ev, 0, func(a *impl.JoinGroupResponse) {
 		a.Leader, a.Members, a.SkipAssignment = oldLeader, nil, false
-	}), post); !strings.Contains(got, "names leader "+string(oldLeader)) {
+	}), &post); !strings.Contains(got, "names leader "+string(oldLeader)) {
 		t.Errorf("the pre-v9 answer to a v9 static leader restart: %q", got)
 	}
-	if got := joinAnswer.Step(pre, withAnswer(ev, 0, func(a *impl.JoinGroupResponse) { a.SkipAssignment = false }), post); !strings.Contains(got, "has SkipAssignment false (JoinGroup v9") {
+	if got := joinAnswer.Step(&pre, withAnswer(ev, 0, func(a *impl.JoinGroupResponse) { a.SkipAssignment = false }), &post); !strings.Contains(got, "has SkipAssignment false (JoinGroup v9") {
 		t.Errorf("a v9 static leader restart without SkipAssignment: %q", got)
 	}
 }
@@ -116,14 +116,14 @@ func TestJoinedLeader(t *testing.T) {
 	ws := walk(t, config(t, twoMembers), stableScript[:9]...)
 	pre, post := ws[8], ws[9]
 	_, ev, _ := spec.Step(pre, mustAction(t, pre, "join-timeout"))
-	if got := joinedLeader.Step(pre, ev, post); got != "" {
+	if got := joinedLeader.Step(&pre, ev, &post); got != "" {
 		t.Fatalf("reference join completion: %q", got)
 	}
 	without := slices.DeleteFunc(slices.Clone(ev), func(e spec.Event) bool {
 		r, ok := e.(spec.ReplyEvent)
 		return ok && r.Response.(impl.JoinGroupResponse).MemberID == post.Coord.Leader()
 	})
-	if got := joinedLeader.Step(pre, without, post); !strings.Contains(got, "is not answered a JoinGroup in it") {
+	if got := joinedLeader.Step(&pre, without, &post); !strings.Contains(got, "is not answered a JoinGroup in it") {
 		t.Errorf("the leader's answer missing: %q", got)
 	}
 }
@@ -134,7 +134,7 @@ func TestJoinedLeader(t *testing.T) {
 // the coordinator keeps pending (82) violate it.
 func TestMaxSizeRefusal(t *testing.T) {
 	c := config(t, strings.Replace(twoMembers, "member b topics=t", "member b topics=t absent", 1)+"budget joins=1\ngroup-max-size 1\n")
-	pre, ev, post, _ := shortestStep(t, c, maxSizeRefusal, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ := shortestStep(t, c, maxSizeRefusal, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 		return slices.ContainsFunc(ev, func(e spec.Event) bool {
 			r, ok := e.(spec.ReplyEvent)
 			return ok && r.Response.Code() == impl.GroupMaxSizeReached
@@ -150,7 +150,7 @@ func TestMaxSizeRefusal(t *testing.T) {
 	q := own.Slots[i].Out[0].(impl.JoinGroupRequest)
 	q.MemberID = member
 	own.Slots[i].Out = append([]impl.Request{q}, own.Slots[i].Out[1:]...)
-	if got := maxSizeRefusal.Step(own, ev, post); !strings.Contains(got, want) {
+	if got := maxSizeRefusal.Step(&own, ev, &post); !strings.Contains(got, want) {
 		t.Errorf("a member refused: %q", got)
 	}
 	kept, _ := coordinator.New(coordinator.Config{MaxSize: 1}).JoinGroup(impl.JoinGroupRequest{Conn: 63, Version: 9, Protocols: pre.Coord.AllMembers()[0].Protocols}, "pending-x")
@@ -161,7 +161,7 @@ func TestMaxSizeRefusal(t *testing.T) {
 	if !kept.IsPending("pending-x") {
 		t.Fatal("no pending id to forge with")
 	}
-	if got := maxSizeRefusal.Step(own, ev, forged); !strings.Contains(got, "still holds pending-x") {
+	if got := maxSizeRefusal.Step(&own, ev, &forged); !strings.Contains(got, "still holds pending-x") {
 		t.Errorf("a refused pending id kept: %q", got)
 	}
 }
@@ -187,7 +187,7 @@ func TestJoinReaction(t *testing.T) {
 			ws := walk(t, config(t, tc.world), stableScript...)
 			stable := ws[len(ws)-1]
 			pre, post, ev := rejoin(t, stable, tc.leader, tc.reason, nil)
-			if got := joinReaction.Step(pre, ev, post); got != "" {
+			if got := joinReaction.Step(&pre, ev, &post); got != "" {
 				t.Fatalf("reference: %q", got)
 			}
 			rebalanced := post.Coord.State() != stable.Coord.State()
@@ -204,7 +204,7 @@ func TestJoinReaction(t *testing.T) {
 				}
 				want = "starts a rebalance"
 			}
-			if got := joinReaction.Step(pre, ev, forged); !strings.Contains(got, want) {
+			if got := joinReaction.Step(&pre, ev, &forged); !strings.Contains(got, want) {
 				t.Errorf("the other outcome: %q, want …%s…", got, want)
 			}
 		})
@@ -214,7 +214,7 @@ func TestJoinReaction(t *testing.T) {
 	pre, post, ev := rejoin(t, stable, false, impl.ReasonUnspecified, []string{"u"})
 	forged := post
 	forged.Coord = stable.Coord
-	if got := joinReaction.Step(pre, ev, forged); !strings.Contains(got, "the coordinator keeps protocols") {
+	if got := joinReaction.Step(&pre, ev, &forged); !strings.Contains(got, "the coordinator keeps protocols") {
 		t.Errorf("old protocols kept: %q", got)
 	}
 }

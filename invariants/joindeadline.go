@@ -30,7 +30,7 @@ var joinDeadline = Property{
 	Statement: "a classic group's join timer can fire exactly when it is PreparingRebalance and the phase is the initial delay, has no member left, or has a member that rejoined or is dynamic (a group of absent static members only re-arms it)",
 	Source:    "KAFKA.md §1.3 (prepareRebalance arms InitialDelayedJoin/DelayedJoin; onCompleteJoin steps 1–2, KAFKA-8220's re-arm); KAFKA-7909, KAFKA-9752 (rebalances stuck in PreparingRebalance)",
 	Applies:   classic,
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		return joinDeadlineWrong(w.Coord, w.Coord.EnabledJoinPhaseTimeout())
 	},
 }

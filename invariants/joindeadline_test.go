@@ -62,7 +62,7 @@ func TestJoinDeadline(t *testing.T) {
 		{"one static member rejoined", oneRejoined, true, "rejoined) and its join timer cannot fire"},
 		{"every static member absent", allAbsent, false, "(every member is a static member that has not rejoined) and its join timer can fire"},
 	} {
-		if got := joinDeadline.State(tc.w); got != "" {
+		if got := joinDeadline.State(&tc.w); got != "" {
 			t.Errorf("%s: the reference: %s", tc.name, got)
 		}
 		if got := tc.w.Coord.EnabledJoinPhaseTimeout(); got != tc.due {
@@ -86,14 +86,14 @@ func TestStaticKept(t *testing.T) {
 	if !staticKept.Applies(c) || staticKept.Applies(config(t, staticPair)) {
 		t.Fatal("applies only where a join timeout is budgeted")
 	}
-	kept := find(t, c, func(w spec.World) bool { return staticKept.State(w) == "" })
+	kept := find(t, c, func(w spec.World) bool { return staticKept.State(&w) == "" })
 	if a := kept.Slots[0].Client.Gen; a.ID != 1 || kept.Coord.Generation() != 2 {
 		t.Fatalf("a at %d, the group at %d:\n%s", a.ID, kept.Coord.Generation(), kept)
 	}
 	joined := find(t, c, func(w spec.World) bool {
 		return w.Coord.Generation() == 2 && w.Slots[0].Client.Gen.ID == 2 && w.Slots[1].Client.Gen.ID == 2
 	})
-	if got := staticKept.State(joined); got == "" {
+	if got := staticKept.State(&joined); got == "" {
 		t.Errorf("both members joined generation 2, yet the property is reached:\n%s", joined)
 	}
 }

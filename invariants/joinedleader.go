@@ -24,7 +24,7 @@ var joinedLeader = Property{
 	Statement: "when a classic join phase completes into a new generation, its leader is a member whose JoinGroup the step answers in that generation",
 	Source:    "KAFKA.md §1.3 step 2 (GroupMetadata.maybeElectNewJoinedLeader), step 4",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		g := post.Coord
 		if g.State() != coordinator.CompletingRebalance || g.Generation() <= pre.Coord.Generation() {
 			return ""

@@ -40,7 +40,7 @@ var joinPlan = Property{
 	Statement: "the seed's consumer records each KIP-429 §1 trigger when its cause arrives and keeps the strongest until its JoinGroup, and sends that JoinGroup owning what §1 keeps for it under its configured rebalance protocol: a cooperative member everything (none, follow-up, NEEDS_REJOIN), what still exists (metadata change) or nothing (revoke-all triggers, a reset); an eager one nothing",
 	Source:    "KIP-429 §1.a–f, §3.5 (seed 000); KIP-441; KAFKA.md §2.3",
 	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.Consumer == impl.KIP },
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if why := triggerKept(pre, ev, post); why != "" {
 			return why
 		}
@@ -86,17 +86,17 @@ func plannedOwned(c consumer.Consumer, p impl.RebalanceProtocol, ev []spec.Event
 
 // triggerKept says which seed client weakens its pending trigger, or leaves a cause the step
 // delivered unrecorded, without sending its JoinGroup, or "".
-func triggerKept(pre spec.World, ev []spec.Event, post spec.World) string {
+func triggerKept(pre *spec.World, ev []spec.Event, post *spec.World) string {
 	for i := range pre.Slots {
 		if pre.Slots[i].Incarnation != post.Slots[i].Incarnation || sent[impl.JoinGroupRequest](ev, i) {
 			continue
 		}
 		b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 		if a.Trigger < b.Trigger {
-			return fmt.Sprintf("%s's pending trigger %s weakens to %s before its JoinGroup", name(pre, i), b.Trigger, a.Trigger)
+			return fmt.Sprintf("%s's pending trigger %s weakens to %s before its JoinGroup", name(*pre, i), b.Trigger, a.Trigger)
 		}
 		if cause, what := deliveredCause(pre, b, a, ev, i); a.Trigger < cause {
-			return fmt.Sprintf("%s %s and records %s, not %s", name(pre, i), what, a.Trigger, cause)
+			return fmt.Sprintf("%s %s and records %s, not %s", name(*pre, i), what, a.Trigger, cause)
 		}
 	}
 	return ""
@@ -104,7 +104,7 @@ func triggerKept(pre spec.World, ev []spec.Event, post spec.World) string {
 
 // deliveredCause is the strongest KIP-429 §1 trigger the step delivers to active client b
 // (a after the step) and what it was, or TriggerNone.
-func deliveredCause(pre spec.World, b, a consumer.Consumer, ev []spec.Event, i int) (consumer.JoinTrigger, string) {
+func deliveredCause(pre *spec.World, b, a consumer.Consumer, ev []spec.Event, i int) (consumer.JoinTrigger, string) {
 	if !b.Active() {
 		return consumer.TriggerNone, ""
 	}

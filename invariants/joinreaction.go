@@ -33,8 +33,8 @@ var joinReaction = Property{
 	Statement: "an accepted JoinGroup of a known member of a Stable (CompletingRebalance) classic group starts a rebalance iff it is the leader's (Stable only) or its protocols changed — under KIP-423 iff its reason is TOPIC_METADATA_CHANGE or UPGRADE or, unless it is a RESTART, as Kafka — and the coordinator stores the protocols it sent",
 	Source:    "KAFKA.md §1.4 (GroupCoordinator.doCurrentMemberJoinGroup, member.matches), §4 (KIP-423 reasons; seed 004)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
-		q, ok := handledJoin(pre, post)
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
+		q, ok := handledJoin(*pre, *post)
 		if !ok || q.MemberID == impl.NoMemberID {
 			return ""
 		}

@@ -34,7 +34,7 @@ var joinReason = Property{
 	Statement: "a JoinGroup of the seed's consumer carries the KIP-423 reason of its cause (RESTART before the incarnation's first join, TOPIC_METADATA_CHANGE for a leader's metadata rejoin, UPGRADE for a follow-up, none otherwise); Kafka's carries none",
 	Source:    "KIP-423 (seed 004); KAFKA.md §4, §2.4 step 5; KIP-429 §1.b; KIP-441; KIP-800 (informational text only)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, s := range joinsSent(ev) {
 			if pre.Slots[s.Slot].Incarnation != post.Slots[s.Slot].Incarnation {
 				continue

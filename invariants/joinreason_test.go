@@ -25,7 +25,7 @@ func withJoinReason(ev []spec.Event, r impl.JoinReason) []spec.Event {
 }
 
 // rejoinSent says whether ev has a JoinGroup sent by a member that joined before (pre).
-func rejoinSent(pre spec.World, ev []spec.Event) bool {
+func rejoinSent(pre *spec.World, ev []spec.Event) bool {
 	return slices.ContainsFunc(ev, func(e spec.Event) bool {
 		s, ok := e.(spec.SendEvent)
 		_, isJoin := s.Request.(impl.JoinGroupRequest)
@@ -53,7 +53,7 @@ member a topics=t
 		{"budget followups=1\n", impl.ReasonUpgrade},
 	} {
 		c := config(t, kipOne+tc.budget)
-		pre, ev, post, _ := shortestStep(t, c, joinReason, func(pre spec.World, ev []spec.Event, _ spec.World) bool {
+		pre, ev, post, _ := shortestStep(t, c, joinReason, func(pre *spec.World, ev []spec.Event, _ *spec.World) bool {
 			return rejoinSent(pre, ev) && slices.ContainsFunc(ev, func(e spec.Event) bool {
 				s, ok := e.(spec.SendEvent)
 				j, isJoin := s.Request.(impl.JoinGroupRequest)
@@ -61,31 +61,31 @@ member a topics=t
 			})
 		})
 		for _, wrong := range []impl.JoinReason{impl.ReasonUnspecified, impl.ReasonRestart} {
-			if got := joinReason.Step(pre, withJoinReason(ev, wrong), post); !strings.Contains(got, "rejoins with reason "+wrong.String()) {
+			if got := joinReason.Step(&pre, withJoinReason(ev, wrong), &post); !strings.Contains(got, "rejoins with reason "+wrong.String()) {
 				t.Errorf("%s rejoin sent with %s: %q", tc.want, wrong, got)
 			}
 		}
 	}
 	c := config(t, kipOne)
-	pre, ev, post, _ := shortestStep(t, c, joinReason, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ := shortestStep(t, c, joinReason, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 		return slices.ContainsFunc(ev, func(e spec.Event) bool {
 			s, ok := e.(spec.SendEvent)
 			_, j := s.Request.(impl.JoinGroupRequest)
 			return ok && j
 		})
 	})
-	if got := joinReason.Step(pre, withJoinReason(ev, impl.ReasonUnspecified), post); !strings.Contains(got, "its cause says "+impl.ReasonRestart.String()) {
+	if got := joinReason.Step(&pre, withJoinReason(ev, impl.ReasonUnspecified), &post); !strings.Contains(got, "its cause says "+impl.ReasonRestart.String()) {
 		t.Errorf("first join without RESTART: %q", got)
 	}
 	k := config(t, twoMembers)
-	pre, ev, post, _ = shortestStep(t, k, joinReason, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ = shortestStep(t, k, joinReason, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 		return slices.ContainsFunc(ev, func(e spec.Event) bool {
 			s, ok := e.(spec.SendEvent)
 			_, j := s.Request.(impl.JoinGroupRequest)
 			return ok && j
 		})
 	})
-	if got := joinReason.Step(pre, withJoinReason(ev, impl.ReasonRestart), post); !strings.Contains(got, "its cause says "+impl.ReasonUnspecified.String()) {
+	if got := joinReason.Step(&pre, withJoinReason(ev, impl.ReasonRestart), &post); !strings.Contains(got, "its cause says "+impl.ReasonUnspecified.String()) {
 		t.Errorf("Kafka JoinGroup with RESTART: %q", got)
 	}
 }

@@ -33,7 +33,7 @@ var kip848PartitionEpochs = Property{
 	Statement: "the partition-epoch map is a function: no partition is in assigned ∪ pending revocation of two members",
 	Source:    "KAFKA.md §3.2 (currentPartitionEpoch, single holder), §3.9",
 	Applies:   kip848Protocol,
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		if why := partitionEpochConflict(w.Group.Members()); why != "" {
 			return why
 		}
@@ -75,7 +75,7 @@ var kip848TargetExclusive = Property{
 	Statement: "the target assignment gives each partition to at most one member, and only to members",
 	Source:    "KAFKA.md §3.2 (targetAssignment), §3.9",
 	Applies:   kip848Protocol,
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		return targetConflict(w.Group.Target(), func(id impl.MemberID) bool { _, ok := w.Group.Member(id); return ok })
 	},
 }
@@ -97,8 +97,8 @@ var kip848ExclusiveOwnership = Property{
 	Statement: "no partition is believed owned by two members the coordinator holds at their client's epoch",
 	Source:    "KAFKA.md §3.4 (safety mechanism), §3.9; §6 (Vanlightly's NoDoubleClientAssignment)",
 	Applies:   kip848Protocol,
-	State: func(w spec.World) string {
-		return doubleOwner(w, func(i int) bool { return currentKIP848(w, i) })
+	State: func(w *spec.World) string {
+		return doubleOwner(*w, func(i int) bool { return currentKIP848(*w, i) })
 	},
 }
 
@@ -108,8 +108,8 @@ var kip848ExclusiveOwnershipStrict = Property{
 	Statement: "no partition is believed owned by two running KIP-848 clients, current or not (fails in the zombie window)",
 	Source:    "KAFKA.md §6 (zombie ownership is inherent in both protocols)",
 	Applies:   kip848Protocol,
-	State: func(w spec.World) string {
-		return doubleOwner(w, func(i int) bool { return w.Live(i) })
+	State: func(w *spec.World) string {
+		return doubleOwner(*w, func(i int) bool { return w.Live(i) })
 	},
 	Expected: zombieWindow,
 }
@@ -126,7 +126,7 @@ var kip848EpochMonotonic = Property{
 	Statement: "group, assignment and member epochs never decrease, except a member epoch to 0, -1 or -2 (server and client side)",
 	Source:    "KAFKA.md §3.9 (member epoch never decreases except replacement to 0 / leave values), §3.1",
 	Applies:   kip848Protocol,
-	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		g, h := pre.Group, post.Group
 		if h.GroupEpoch() < g.GroupEpoch() || h.AssignmentEpoch() < g.AssignmentEpoch() {
 			return fmt.Sprintf("group epoch %d -> %d, assignment epoch %d -> %d", g.GroupEpoch(), h.GroupEpoch(), g.AssignmentEpoch(), h.AssignmentEpoch())
@@ -143,7 +143,7 @@ var kip848EpochMonotonic = Property{
 				continue
 			}
 			if a, b := s.Member.Epoch(), t.Member.Epoch(); b < a && !resetEpoch(b) {
-				return fmt.Sprintf("client %s (%s) went from epoch %d to %d", name(pre, i), t.Member.MemberID(), a, b)
+				return fmt.Sprintf("client %s (%s) went from epoch %d to %d", name(*pre, i), t.Member.MemberID(), a, b)
 			}
 		}
 		return ""
@@ -156,7 +156,7 @@ var kip848CommitFencing = Property{
 	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation)",
 	Source:    "KAFKA.md §3.1 (OffsetCommit v9, STALE_MEMBER_EPOCH), §3.9",
 	Applies:   func(c spec.Config) bool { return c.Commits && kip848Protocol(c) },
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {
 			c, ok := e.(spec.CommitEvent)
 			if !ok || c.Error != impl.None {
@@ -212,8 +212,8 @@ var kip848ConvergedReachable = Property{
 	Statement: "a group in which every live member is STABLE at the group epoch and every subscribed partition is owned by exactly one live member is reachable",
 	Source:    "KAFKA.md §3.9 (liveness: every member reaches STABLE at assignmentEpoch == groupEpoch); vacuity guard",
 	Applies:   kip848Protocol,
-	State: func(w spec.World) string {
-		if ConvergedKIP848(w) {
+	State: func(w *spec.World) string {
+		if ConvergedKIP848(*w) {
 			return ""
 		}
 		return "not converged"

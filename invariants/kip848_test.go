@@ -140,7 +140,7 @@ func TestKIP848StatePropertiesBite(t *testing.T) {
 	w := convergedTwo(t)
 	for _, p := range For(*w.Config()) {
 		if p.State != nil && p.Kind == explorer.Always {
-			if why := p.State(w); why != "" {
+			if why := p.State(&w); why != "" {
 				t.Errorf("%s flags the converged world: %s", p.Name, why)
 			}
 		}
@@ -166,18 +166,18 @@ func TestKIP848StatePropertiesBite(t *testing.T) {
 	dbl.Slots[1].Member.OwnedPartitions = dbl.Slots[1].Member.OwnedPartitions.Union(w.Owned(0))
 	for _, name := range []string{"kip848-exclusive-ownership", "kip848-exclusive-ownership-strict"} {
 		p, _ := Lookup(name)
-		if why := p.State(dbl); !strings.Contains(why, "owned by a (a#1 epoch") {
+		if why := p.State(&dbl); !strings.Contains(why, "owned by a (a#1 epoch") {
 			t.Errorf("%s: reason %q", name, why)
 		}
 	}
 	// A stale b (its epoch behind its server record) is not current: only the strict form fails.
 	stale := dbl
 	stale.Slots[1].Member.MemberEpoch--
-	if p, _ := Lookup("kip848-exclusive-ownership"); p.State(stale) != "" {
+	if p, _ := Lookup("kip848-exclusive-ownership"); p.State(&stale) != "" {
 		t.Errorf("a stale client is judged current")
 	}
 	p, _ := Lookup("kip848-converged-reachable")
-	if p.State(w) != "" || p.State(dbl) == "" || p.State(spec.Init(*w.Config())) == "" {
+	if p.State(&w) != "" || p.State(&dbl) == "" || p.State(ptr(spec.Init(*w.Config()))) == "" {
 		t.Errorf("kip848-converged-reachable judges the worlds wrongly")
 	}
 }
@@ -222,15 +222,15 @@ func TestKIP848StepPropertiesBite(t *testing.T) {
 			if !ok || p.Step == nil {
 				t.Fatalf("no step property %q", tc.prop)
 			}
-			if why := p.Step(tc.pre, tc.bad, tc.post); !strings.Contains(why, tc.want) {
+			if why := p.Step(&tc.pre, tc.bad, &tc.post); !strings.Contains(why, tc.want) {
 				t.Errorf("violating step: reason %q, want it to contain %q", why, tc.want)
 			}
 			if tc.good != nil {
-				if why := p.Step(tc.pre, tc.good, tc.pre); why != "" {
+				if why := p.Step(&tc.pre, tc.good, &tc.pre); why != "" {
 					t.Errorf("harmless step flagged: %s", why)
 				}
 			}
-			if why := p.Step(tc.pre, nil, tc.pre); why != "" {
+			if why := p.Step(&tc.pre, nil, &tc.pre); why != "" {
 				t.Errorf("a step that changes nothing is flagged: %s", why)
 			}
 		})

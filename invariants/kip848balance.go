@@ -25,7 +25,7 @@ var kip848TargetBalanced = Property{
 	Statement: "a KIP-848 target computed for the group epoch is balanced as its assignor promises (uniform: no partition movable to a subscriber with two fewer; range: per topic, each subscriber ⌊n/k⌋ or ⌈n/k⌉)",
 	Source:    "KAFKA.md §3.3 step 5 (group.consumer.assignors: UniformAssignor, RangeAssignor)",
 	Applies:   func(c spec.Config) bool { return c.ConsumerProtocol && c.Assignor != "any" },
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		g := w.Group
 		if g.AssignmentEpoch() != g.GroupEpoch() || len(g.Members()) == 0 {
 			return ""

@@ -28,7 +28,7 @@ var kip848CommitBeforeRevoke = Property{
 	Statement: "a KIP-848 reconciliation calls onPartitionsRevoked only in the step that ends the member's revocation commit of those partitions, sent after the assignment that revokes them",
 	Source:    "KAFKA.md §3.7 (reconciliation: commit → onPartitionsRevoked → onPartitionsAssigned); ConsumerMembershipManager.revokePartitions, CommitRequestManager.maybeAutoCommitSyncBeforeRevocation",
 	Applies:   kip848Protocol,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			cb, ok := e.(spec.CallbackEvent)
 			if !ok || cb.Kind != consumer.Revoked || cb.Partitions.IsEmpty() ||

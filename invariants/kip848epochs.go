@@ -22,8 +22,8 @@ var kip848EpochChecked = Property{
 	Statement: "a ConsumerGroupHeartbeat of a known member at a positive epoch is accepted only at its current epoch, or at its previous one with owned partitions a subset of its assignment",
 	Source:    "KAFKA.md §3.3 step 3 (GroupMetadataManager.throwIfConsumerGroupMemberEpochIsInvalid)",
 	Applies:   kip848Protocol,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
-		q, ok := deliveredHeartbeat(pre, post)
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
+		q, ok := deliveredHeartbeat(*pre, *post)
 		if !ok || q.MemberEpoch <= 0 {
 			return ""
 		}

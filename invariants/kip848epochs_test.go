@@ -14,7 +14,7 @@ import (
 // judged against a coordinator that holds it at epoch 3 (a later world's group), is named.
 func TestKIP848EpochChecked(t *testing.T) {
 	c := config(t, "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 1\nmember a topics=t\nbudget partition-additions=2 lost-responses=2\n")
-	m := NewModelWith(c, []Property{kip848EpochChecked, {Name: "epoch-below-3", Kind: explorer.Always, State: func(w spec.World) string {
+	m := NewModelWith(c, []Property{kip848EpochChecked, {Name: "epoch-below-3", Kind: explorer.Always, State: func(w *spec.World) string {
 		if mb, ok := w.Group.Member("a#1"); ok && mb.MemberEpoch >= 3 {
 			return "a#1 at epoch 3"
 		}
@@ -38,12 +38,12 @@ func TestKIP848EpochChecked(t *testing.T) {
 	if !ok {
 		t.Fatal("the heartbeat is not deliverable")
 	}
-	if got := kip848EpochChecked.Step(pre, ev, post); got != "" {
+	if got := kip848EpochChecked.Step(&pre, ev, &post); got != "" {
 		t.Fatalf("the heartbeat at the current epoch: %s", got)
 	}
 	stale := pre
 	stale.Group = later.Group
-	if got := kip848EpochChecked.Step(stale, ev, post); !strings.Contains(got, "heartbeat at epoch 1 is accepted while the coordinator holds it at epoch 3") {
+	if got := kip848EpochChecked.Step(&stale, ev, &post); !strings.Contains(got, "heartbeat at epoch 1 is accepted while the coordinator holds it at epoch 3") {
 		t.Errorf("judged against epoch 3: %q", got)
 	}
 }

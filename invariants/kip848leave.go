@@ -27,8 +27,8 @@ var kip848LeaveAccepted = Property{
 	Statement: "a KIP-848 leave heartbeat (epoch −1, or −2) under the member id and instance id the coordinator holds the member by is answered without error, a record left at −2 has nothing pending revocation, and the instance's return to it (a join at epoch 0) is accepted",
 	Source:    "KAFKA.md §3.1 (member epoch −1, −2), §3.6 (a static member's temporary leave keeps its assignment)",
 	Applies:   kip848Protocol,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
-		q, ok := deliveredHeartbeat(pre, post)
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
+		q, ok := deliveredHeartbeat(*pre, *post)
 		if !ok || pre.Loading {
 			return ""
 		}

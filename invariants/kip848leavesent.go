@@ -38,7 +38,7 @@ var kip848LeaveSent = Property{
 	Statement: "a KIP-848 client that unsubscribes or closes while in the group with a member id sends its leave heartbeat at once or when its heartbeat in flight is answered (unless that answer fences it), sends no other heartbeat without a subscription, and leaves with epoch -2 if static, else -1",
 	Source:    "KAFKA.md §3.6, §3.7 (PREPARE_LEAVING → LEAVING: epoch -1, -2 if instance id set; fenced while leaving → UNSUBSCRIBED); AbstractMembershipManager.leaveGroup, transitionToFenced, ConsumerMembershipManager.leaveGroupEpoch",
 	Applies:   kip848Protocol,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		c := pre.Config()
 		for _, e := range ev {
 			s, ok := e.(spec.SendEvent)
@@ -66,7 +66,7 @@ var kip848LeaveSent = Property{
 				continue
 			}
 			if !sentLeave(ev, i) && !(s.Process == spec.Running && n.Heartbeat.Active) {
-				return fmt.Sprintf("%s (%s, %s) gives its subscription up and neither sends its leave nor waits for a heartbeat in flight", name(post, i), m.ID, m.Status)
+				return fmt.Sprintf("%s (%s, %s) gives its subscription up and neither sends its leave nor waits for a heartbeat in flight", name(*post, i), m.ID, m.Status)
 			}
 		}
 		return ""

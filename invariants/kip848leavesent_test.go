@@ -11,7 +11,7 @@ import (
 )
 
 // sendsLeave is a step's predicate: some client sends a leave heartbeat in it.
-func sendsLeave(_ spec.World, ev []spec.Event, _ spec.World) bool {
+func sendsLeave(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 	return slices.ContainsFunc(ev, func(e spec.Event) bool {
 		s, ok := e.(spec.SendEvent)
 		h, hb := s.Request.(impl.ConsumerGroupHeartbeatRequest)
@@ -45,25 +45,25 @@ func TestKIP848LeaveSent(t *testing.T) {
 	for _, world := range []string{kip848Pair, static} {
 		c := config(t, world+"budget leaves=1\n")
 		pre, ev, post, _ := shortestStep(t, c, kip848LeaveSent, sendsLeave)
-		if got := kip848LeaveSent.Step(pre, ev, post); got != "" {
+		if got := kip848LeaveSent.Step(&pre, ev, &post); got != "" {
 			t.Fatalf("the real leave: %s", got)
 		}
 		silent := forgeSends(ev, func(impl.ConsumerGroupHeartbeatRequest) *impl.ConsumerGroupHeartbeatRequest { return nil })
-		if got := kip848LeaveSent.Step(pre, silent, post); !strings.Contains(got, "neither sends its leave") {
+		if got := kip848LeaveSent.Step(&pre, silent, &post); !strings.Contains(got, "neither sends its leave") {
 			t.Errorf("%s: a close without its leave: %q", world, got)
 		}
 		other := forgeSends(ev, func(h impl.ConsumerGroupHeartbeatRequest) *impl.ConsumerGroupHeartbeatRequest {
 			h.MemberEpoch = impl.EpochLeave + impl.EpochTemporaryLeave - h.MemberEpoch // -1 ↔ -2
 			return &h
 		})
-		if got := kip848LeaveSent.Step(pre, other, post); !strings.Contains(got, "leaves with epoch") {
+		if got := kip848LeaveSent.Step(&pre, other, &post); !strings.Contains(got, "leaves with epoch") {
 			t.Errorf("%s: the other leave epoch: %q", world, got)
 		}
 		stays := forgeSends(ev, func(h impl.ConsumerGroupHeartbeatRequest) *impl.ConsumerGroupHeartbeatRequest {
 			h.MemberEpoch = 1
 			return &h
 		})
-		if got := kip848LeaveSent.Step(pre, stays, post); !strings.Contains(got, "has no subscription") {
+		if got := kip848LeaveSent.Step(&pre, stays, &post); !strings.Contains(got, "has no subscription") {
 			t.Errorf("%s: a heartbeat without subscription: %q", world, got)
 		}
 	}
@@ -74,13 +74,13 @@ func TestKIP848LeaveSent(t *testing.T) {
 // sending it; kip848-leave-sent holds there and names the same step with the leave sent.
 func TestKIP848LeaveSentNotWhenFenced(t *testing.T) {
 	c := config(t, kip848Pair+"budget leaves=1 session-timeouts=1\n")
-	pre, ev, post, _ := shortestStep(t, c, kip848LeaveSent, func(pre spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ := shortestStep(t, c, kip848LeaveSent, func(pre *spec.World, ev []spec.Event, _ *spec.World) bool {
 		return slices.ContainsFunc(ev, func(e spec.Event) bool {
 			r, ok := e.(spec.ReceiveEvent)
 			return ok && fencedBy(ev, r.Slot) && pre.Slots[r.Slot].Member.Status == kip848client.Leaving
 		})
 	})
-	if got := kip848LeaveSent.Step(pre, ev, post); got != "" {
+	if got := kip848LeaveSent.Step(&pre, ev, &post); got != "" {
 		t.Fatalf("the real fencing: %s", got)
 	}
 	var i int
@@ -91,7 +91,7 @@ func TestKIP848LeaveSentNotWhenFenced(t *testing.T) {
 	}
 	m := pre.Slots[i].Member
 	leave := spec.SendEvent{Slot: i, Name: name(pre, i), Request: impl.ConsumerGroupHeartbeatRequest{MemberID: m.ID, MemberEpoch: impl.EpochLeave}}
-	if got := kip848LeaveSent.Step(pre, append(slices.Clone(ev), leave), post); !strings.Contains(got, "told it is fenced and still sends its leave") {
+	if got := kip848LeaveSent.Step(&pre, append(slices.Clone(ev), leave), &post); !strings.Contains(got, "told it is fenced and still sends its leave") {
 		t.Errorf("a fenced member's leave: %q", got)
 	}
 }

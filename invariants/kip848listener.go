@@ -32,7 +32,7 @@ var kip848Listener = Property{
 	Statement: "a KIP-848 client calls onPartitionsRevoked and onPartitionsLost only with partitions, onPartitionsLost only when it is fenced, fails or its poll timer expired, and ends every reconciliation (its first after joining too) with onPartitionsAssigned, even with nothing added",
 	Source:    "KAFKA.md §3.7 (reconciliation: commit → revoked → assigned, even if empty; fenced → lost); ConsumerMembershipManager.reconcile, invokeOnPartitionsLostCallback, invokeOnPartitionsAssignedCallback, AbstractMembershipManager.invokeOnPartitionsRevokedOrLostToReleaseAssignment, transitionToFatal",
 	Applies:   kip848Protocol,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range post.Slots {
 			if why := listenerStep(pre, ev, post, i); why != "" {
 				return why
@@ -43,7 +43,7 @@ var kip848Listener = Property{
 }
 
 // listenerStep judges slot i's callbacks in one step.
-func listenerStep(pre spec.World, ev []spec.Event, post spec.World, i int) string {
+func listenerStep(pre *spec.World, ev []spec.Event, post *spec.World, i int) string {
 	if pre.Slots[i].Incarnation != post.Slots[i].Incarnation {
 		return "" // a new incarnation starts with nothing and calls nothing
 	}
@@ -73,7 +73,7 @@ func listenerStep(pre spec.World, ev []spec.Event, post spec.World, i int) strin
 		}
 	}
 	if before.Status == kip848client.Joining && holdsAssignment(after.Status) && !assigned {
-		return fmt.Sprintf("%s ends its first reconciliation after joining (%s) without onPartitionsAssigned", name(post, i), after.Status)
+		return fmt.Sprintf("%s ends its first reconciliation after joining (%s) without onPartitionsAssigned", name(*post, i), after.Status)
 	}
 	return ""
 }

@@ -21,7 +21,7 @@ var kip848RequestsValid = Property{
 	Statement: "no ConsumerGroupHeartbeat is answered INVALID_REQUEST: clients build only requests the coordinator's validation accepts",
 	Source:    "KAFKA.md §3.1 (request validation, GroupMetadataManager.throwIfConsumerGroupHeartbeatRequestIsInvalid), §3.7 (INVALID_REQUEST is FATAL)",
 	Applies:   kip848Protocol,
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		for i, s := range w.Slots {
 			for _, r := range s.In {
 				if h, ok := r.(impl.ConsumerGroupHeartbeatResponse); ok && h.Error == impl.InvalidRequest {
@@ -49,7 +49,7 @@ var kip848NoFatal = Property{
 	Applies: func(c spec.Config) bool {
 		return c.ConsumerProtocol && c.MaxSize == 0 && !staticMembers(c)
 	},
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		for i, s := range w.Slots {
 			if s.Member.Fatal() != impl.None {
 				return fmt.Sprintf("%s stopped with FATAL %s", w.Config().Members[i].Name, s.Member.Fatal())

@@ -21,7 +21,7 @@ var kip848StaticUnique = Property{
 	Statement: "no two KIP-848 member records carry the same group.instance.id",
 	Source:    "KAFKA.md §3.6 (a static member's replacement; GroupMetadataManager.consumerGroupHeartbeat → staticMemberId)",
 	Applies:   kip848Protocol,
-	State:     func(w spec.World) string { return instanceHeldTwice(w.Group.Members()) },
+	State:     func(w *spec.World) string { return instanceHeldTwice(w.Group.Members()) },
 }
 
 // instanceHeldTwice finds an instance id two of the member records carry.

@@ -30,11 +30,11 @@ func TestKIP848StaticUnique(t *testing.T) {
 // moved (1127's recompute within an epoch) violates it.
 func TestKIP848TargetStable(t *testing.T) {
 	c := config(t, staticKIP848Two+"budget leaves=1 joins=1\n")
-	pre, ev, post, _ := shortestStep(t, c, kip848TargetStable, func(pre spec.World, _ []spec.Event, post spec.World) bool {
-		return len(post.Group.Target()) == 2 && len(pre.Group.Target()) == 2 && !slices.Equal(targetIDs(pre), targetIDs(post)) &&
+	pre, ev, post, _ := shortestStep(t, c, kip848TargetStable, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
+		return len(post.Group.Target()) == 2 && len(pre.Group.Target()) == 2 && !slices.Equal(targetIDs(*pre), targetIDs(*post)) &&
 			pre.Group.AssignmentEpoch() == post.Group.AssignmentEpoch()
 	})
-	if got := kip848TargetStable.Step(pre, ev, post); got != "" {
+	if got := kip848TargetStable.Step(&pre, ev, &post); got != "" {
 		t.Fatalf("a static replacement: %q", got)
 	}
 	// The assignor any offers every valid target: two worlds at one assignment epoch with
@@ -45,7 +45,7 @@ func TestKIP848TargetStable(t *testing.T) {
 		for _, y := range g.worlds {
 			if x.Group.AssignmentEpoch() > 0 && x.Group.AssignmentEpoch() == y.Group.AssignmentEpoch() &&
 				slices.Equal(targetIDs(x), targetIDs(y)) && !x.Group.Target().Equal(y.Group.Target()) {
-				if got := kip848TargetStable.Step(x, nil, y); !strings.Contains(got, "within assignment epoch") {
+				if got := kip848TargetStable.Step(&x, nil, &y); !strings.Contains(got, "within assignment epoch") {
 					t.Errorf("another target at the same epoch: %q", got)
 				}
 				return
@@ -68,8 +68,8 @@ func targetIDs(w spec.World) []impl.MemberID {
 // member's own leave) or UNKNOWN_MEMBER_ID (1217) violates it.
 func TestKIP848LeaveAccepted(t *testing.T) {
 	c := config(t, staticKIP848Two+"budget leaves=1\n")
-	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre spec.World, _ []spec.Event, post spec.World) bool {
-		q, ok := deliveredHeartbeat(pre, post)
+	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
+		q, ok := deliveredHeartbeat(*pre, *post)
 		return ok && q.MemberEpoch == impl.EpochTemporaryLeave
 	})
 	for _, code := range []impl.ErrorCode{impl.FencedInstanceID, impl.UnknownMemberID} {
@@ -85,7 +85,7 @@ func TestKIP848LeaveAccepted(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("the leave step has %d replies, want 1", n)
 		}
-		if got := kip848LeaveAccepted.Step(pre, forged, post); !strings.Contains(got, "is refused "+code.String()) {
+		if got := kip848LeaveAccepted.Step(&pre, forged, &post); !strings.Contains(got, "is refused "+code.String()) {
 			t.Errorf("refused %s: %q", code, got)
 		}
 	}
@@ -97,8 +97,8 @@ func TestKIP848LeaveAccepted(t *testing.T) {
 // kip848-leave-accepted.
 func TestKIP848StaticReturnAccepted(t *testing.T) {
 	c := config(t, staticKIP848Two+"budget leaves=1 joins=1\n")
-	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre spec.World, _ []spec.Event, post spec.World) bool {
-		q, ok := deliveredHeartbeat(pre, post)
+	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
+		q, ok := deliveredHeartbeat(*pre, *post)
 		if !ok || q.MemberEpoch != impl.EpochJoin || q.InstanceID == "" {
 			return false
 		}
@@ -112,7 +112,7 @@ func TestKIP848StaticReturnAccepted(t *testing.T) {
 			forged[i] = r
 		}
 	}
-	if got := kip848LeaveAccepted.Step(pre, forged, post); !strings.Contains(got, "left at epoch -2, is refused UNRELEASED_INSTANCE_ID") {
+	if got := kip848LeaveAccepted.Step(&pre, forged, &post); !strings.Contains(got, "left at epoch -2, is refused UNRELEASED_INSTANCE_ID") {
 		t.Errorf("the return refused: %q", got)
 	}
 }
@@ -123,7 +123,7 @@ func TestKIP848StaticReturnAccepted(t *testing.T) {
 func TestKIP848TargetBalanced(t *testing.T) {
 	two := strings.Replace(staticKIP848Two, " static", "", 2)
 	for _, w := range explore(t, config(t, two), 100000).worlds {
-		if got := kip848TargetBalanced.State(w); got != "" {
+		if got := kip848TargetBalanced.State(&w); got != "" {
 			t.Fatalf("uniform: %q", got)
 		}
 	}

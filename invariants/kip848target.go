@@ -24,7 +24,7 @@ var kip848TargetStable = Property{
 	Statement: "while the KIP-848 assignment epoch stays, no member's target changes, except that a removed member's entry goes and a replaced static member's passes to its replacement",
 	Source:    "KAFKA.md §3.3 step 4 (groupEpoch > assignmentEpoch), §3.6 (static replacement keeps the target)",
 	Applies:   kip848Protocol,
-	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		a, b := pre.Group, post.Group
 		if a.AssignmentEpoch() != b.AssignmentEpoch() {
 			return ""

@@ -26,7 +26,7 @@ var kip848RevocationTimer = Property{
 	Statement: "every member the coordinator holds in UNREVOKED_PARTITIONS at a positive epoch has its rebalance timer armed at that epoch",
 	Source:    "KAFKA.md §3.5 (rebalance timeout), §3.9 (not reset by target changes); GroupMetadataManager.maybeReconcile, onLoaded",
 	Applies:   kip848Protocol,
-	State:     func(w spec.World) string { return unboundedRevocation(w.Group.Members()) },
+	State:     func(w *spec.World) string { return unboundedRevocation(w.Group.Members()) },
 }
 
 // unboundedRevocation finds a member record revoking at a positive epoch without a rebalance
@@ -63,7 +63,7 @@ var kip848FencedReachable = Property{
 	Applies: func(c spec.Config) bool {
 		return c.ConsumerProtocol && c.Budget.SessionTimeouts+c.Budget.RebalanceTimeouts > 0
 	},
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		for _, s := range w.Slots {
 			for _, r := range s.In {
 				if h, ok := r.(impl.ConsumerGroupHeartbeatResponse); ok && (h.Error == impl.FencedMemberEpoch || h.Error == impl.UnknownMemberID) {

@@ -42,30 +42,30 @@ func TestKIP848TimerPropertiesBite(t *testing.T) {
 	answered := func(code impl.ErrorCode) string {
 		x := ownSlots(w)
 		x.Slots[0].In = []impl.Response{impl.OffsetCommitResponse{Error: impl.UnknownMemberID}, impl.ConsumerGroupHeartbeatResponse{Error: code}}
-		return p.State(x)
+		return p.State(&x)
 	}
-	if p.State(w) == "" || answered(impl.NotCoordinator) == "" || answered(impl.FencedMemberEpoch) != "" || answered(impl.UnknownMemberID) != "" {
+	if p.State(&w) == "" || answered(impl.NotCoordinator) == "" || answered(impl.FencedMemberEpoch) != "" || answered(impl.UnknownMemberID) != "" {
 		t.Errorf("kip848-fenced-reachable judges the worlds wrongly")
 	}
 	if p.Applies(config(t, twoKIP848)) || !p.Applies(config(t, twoKIP848+"budget rebalance-timeouts=1\n")) || !p.Applies(config(t, twoKIP848+"budget session-timeouts=1\n")) {
 		t.Errorf("kip848-fenced-reachable applies where no timer of a live member is budgeted, or not where one is")
 	}
 	valid, _ := Lookup("kip848-requests-valid")
-	if why := valid.State(w); why != "" {
+	if why := valid.State(&w); why != "" {
 		t.Errorf("kip848-requests-valid flags the converged world: %s", why)
 	}
 	x := ownSlots(w)
 	x.Slots[1].In = []impl.Response{impl.ConsumerGroupHeartbeatResponse{Error: impl.InvalidRequest}}
-	if why := valid.State(x); !strings.Contains(why, "b's ConsumerGroupHeartbeat INVALID_REQUEST") {
+	if why := valid.State(&x); !strings.Contains(why, "b's ConsumerGroupHeartbeat INVALID_REQUEST") {
 		t.Errorf("kip848-requests-valid: reason %q", why)
 	}
 	noFatal, _ := Lookup("kip848-no-fatal")
-	if why := noFatal.State(w); why != "" {
+	if why := noFatal.State(&w); why != "" {
 		t.Errorf("kip848-no-fatal flags the converged world: %s", why)
 	}
 	f := ownSlots(w)
 	f.Slots[0].Member.FatalError = impl.UnknownMemberID
-	if why := noFatal.State(f); !strings.Contains(why, "a stopped with FATAL UNKNOWN_MEMBER_ID") {
+	if why := noFatal.State(&f); !strings.Contains(why, "a stopped with FATAL UNKNOWN_MEMBER_ID") {
 		t.Errorf("kip848-no-fatal: reason %q", why)
 	}
 	if noFatal.Applies(config(t, twoKIP848+"group-max-size 1\n")) || noFatal.Applies(config(t, strings.Replace(twoKIP848, "member a topics=t\n", "member a topics=t static\n", 1))) || !noFatal.Applies(config(t, twoKIP848)) {

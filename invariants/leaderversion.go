@@ -33,7 +33,7 @@ var leaderReadsOwnVersion = Property{
 	Statement: "a classic leader acts on each subscription as its own subscription version decodes it: owned partitions only from v1, the generation field only from v2, every other field as sent",
 	Source:    "KAFKA.md §2.2, §2.7 (an old leader cannot see OwnedPartitions); ConsumerProtocolSubscription.json (OwnedPartitions 1+, GenerationId 2+); KIP-429; KIP-792",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
 			ra := pre.Slots[a.Slot].Assigning
 			if ra == nil {

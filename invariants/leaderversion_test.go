@@ -26,7 +26,7 @@ budget joins=1
 // lose b's topics.
 func TestLeaderReadsOwnVersion(t *testing.T) {
 	c := config(t, leaderVersionsMixed)
-	pre, ev, post, _ := shortestStep(t, c, leaderReadsOwnVersion, func(pre spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ := shortestStep(t, c, leaderReadsOwnVersion, func(pre *spec.World, ev []spec.Event, _ *spec.World) bool {
 		for _, a := range assignments(ev) {
 			if pre.Config().Members[a.Slot].SubscriptionVersion != 1 {
 				continue
@@ -61,7 +61,7 @@ func TestLeaderReadsOwnVersion(t *testing.T) {
 				bad[i] = a
 			}
 		}
-		if why := leaderReadsOwnVersion.Step(pre, bad, post); why == "" {
+		if why := leaderReadsOwnVersion.Step(&pre, bad, &post); why == "" {
 			t.Errorf("%s: not named", name)
 		} else {
 			t.Logf("%s: %s", name, why)

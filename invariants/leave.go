@@ -25,13 +25,13 @@ var leaveApplied = Property{
 	Statement: "when the coordinator answers a leave as accepted, it no longer holds the member that left",
 	Source:    "KAFKA.md §1.7 (LeaveGroup removes the member, then answers), §3.1 (a member epoch -1 heartbeat leaves the group)",
 	Applies:   func(c spec.Config) bool { return c.Budget.Failovers == 0 },
-	Step: func(_ spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(_ *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			r, ok := e.(spec.ReplyEvent)
 			if !ok {
 				continue
 			}
-			if id := acceptedLeave(r.Response); id != "" && holds(post, id) {
+			if id := acceptedLeave(r.Response); id != "" && holds(*post, id) {
 				return fmt.Sprintf("%s's leave as %s is answered as accepted, but the coordinator still holds %s", r.Name, id, id)
 			}
 		}

@@ -26,7 +26,7 @@ func TestLeaveApplied(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(t, tc.world)
-			pre, ev, post, n := shortestStep(t, c, leaveApplied, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+			pre, ev, post, n := shortestStep(t, c, leaveApplied, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 				return slices.ContainsFunc(ev, func(e spec.Event) bool {
 					r, ok := e.(spec.ReplyEvent)
 					return ok && acceptedLeave(r.Response) != ""
@@ -37,7 +37,7 @@ func TestLeaveApplied(t *testing.T) {
 			}
 			forged := post
 			forged.Coord, forged.Group = pre.Coord, pre.Group
-			if got := leaveApplied.Step(pre, ev, forged); !strings.Contains(got, "is answered as accepted, but the coordinator still holds") {
+			if got := leaveApplied.Step(&pre, ev, &forged); !strings.Contains(got, "is answered as accepted, but the coordinator still holds") {
 				t.Errorf("forged world (the coordinator kept the member): %q", got)
 			}
 		})
@@ -58,11 +58,11 @@ func TestNoFatal(t *testing.T) {
 		w.Slots[1].Client.FatalError = e
 		return w
 	}
-	if got := noFatal.State(stable); got != "" {
+	if got := noFatal.State(&stable); got != "" {
 		t.Fatalf("stable world: %q", got)
 	}
 	for _, e := range []impl.ErrorCode{impl.UnknownMemberID, impl.FencedInstanceID, impl.InconsistentGroupProtocol, impl.GroupMaxSizeReached} {
-		if got, want := noFatal.State(stop(stable, e)), "b stopped with fatal "+e.String(); !strings.HasPrefix(got, want) {
+		if got, want := noFatal.State(ptr(stop(stable, e))), "b stopped with fatal "+e.String(); !strings.HasPrefix(got, want) {
 			t.Errorf("dynamic members with a common assignor, stopped by %s: %q, want %q...", e, got, want)
 		}
 	}
@@ -81,7 +81,7 @@ func TestNoFatal(t *testing.T) {
 		}
 	}
 	c := config(t, allowed[2].world)
-	m := NewModelWith(c, []Property{noFatal, {Name: "nobody-stops", Kind: explorer.Always, State: func(w spec.World) string {
+	m := NewModelWith(c, []Property{noFatal, {Name: "nobody-stops", Kind: explorer.Always, State: func(w *spec.World) string {
 		for _, s := range w.Slots {
 			if s.Client.Fatal() != impl.None {
 				return "a member stopped"

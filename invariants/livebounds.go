@@ -25,7 +25,7 @@ type LiveBounds struct {
 	// properties in the same pass that builds the graph (groupcheck mutate). Returning false
 	// stops the check (StoppedBy StopCaller).
 	OnWorld func(w spec.World) bool
-	OnStep  func(pre spec.World, ev []spec.Event, post spec.World) bool
+	OnStep  func(pre *spec.World, ev []spec.Event, post *spec.World) bool
 	// PerStart fills Rounds.PerStart: the figures of every measured event by the converged
 	// world it starts in and the event, so that two graphs of one config (the reference's and
 	// a mutant's) compare event by event.

@@ -120,7 +120,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		acts = spec.Actions(w, acts[:0])
 		for k, a := range acts {
 			if n, ev, ok := spec.Step(w, a); ok {
-				if b.OnStep != nil && g.stopped == "" && !b.OnStep(w, ev, n) {
+				if b.OnStep != nil && g.stopped == "" && !b.OnStep(&w, ev, &n) {
 					g.stopped = StopCaller
 				}
 				if g.taken != nil {

@@ -19,7 +19,7 @@ var groupMaxSize = Property{
 	Statement: "with group-max-size N, a completed join (CompletingRebalance, Stable) has at most N members, and a KIP-848 group never more than N",
 	Source:    "KAFKA.md §1.4 (capacity check, KIP-389), §3.3 step 2",
 	Applies:   func(c spec.Config) bool { return c.MaxSize > 0 },
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		max := w.Config().MaxSize
 		if w.Config().ConsumerProtocol {
 			if n := len(w.Group.Members()); n > max {

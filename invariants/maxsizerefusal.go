@@ -26,7 +26,7 @@ var maxSizeRefusal = Property{
 	Statement: "a JoinGroup is refused GROUP_MAX_SIZE_REACHED only when admitting it would pass group.max.size (PreparingRebalance: members awaiting the join; CompletingRebalance, Stable: members), and the coordinator then holds neither its member id nor its pending id",
 	Source:    "KAFKA.md §1.4 (capacity check, KIP-389: GroupCoordinator.acceptJoiningMember, `group.remove(memberId)`), §1.11",
 	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.MaxSize > 0 },
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			r, ok := e.(spec.ReplyEvent)
 			if !ok {
@@ -35,7 +35,7 @@ var maxSizeRefusal = Property{
 			if a, isJoin := r.Response.(impl.JoinGroupResponse); !isJoin || a.Error != impl.GroupMaxSizeReached {
 				continue
 			}
-			q, handled := handledJoin(pre, post)
+			q, handled := handledJoin(*pre, *post)
 			if !handled {
 				return fmt.Sprintf("%s is answered GROUP_MAX_SIZE_REACHED in a step that handled no JoinGroup", r.Name)
 			}

@@ -25,11 +25,11 @@ var memberIDAdopted = Property{
 	Statement: "a classic member answered MEMBER_ID_REQUIRED for its JoinGroup adopts the member id the answer gives, and its next JoinGroup carries it",
 	Source:    "KIP-394; KAFKA.md §1.4, §1.11 (JoinGroup MEMBER_ID_REQUIRED: adopt returned member id, rejoin at once); AbstractCoordinator.JoinGroupResponseHandler",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			r, ok := e.(spec.ReceiveEvent)
 			j, isJoin := r.Response.(impl.JoinGroupResponse)
-			if !ok || !isJoin || j.Error != impl.MemberIDRequired || !joining(pre, r.Slot) ||
+			if !ok || !isJoin || j.Error != impl.MemberIDRequired || !joining(*pre, r.Slot) ||
 				pre.Slots[r.Slot].Incarnation != post.Slots[r.Slot].Incarnation || !post.Live(r.Slot) {
 				continue
 			}

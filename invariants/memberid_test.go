@@ -14,7 +14,7 @@ import (
 // is named.
 func TestMemberIDAdopted(t *testing.T) {
 	c := config(t, twoMembers)
-	pre, ev, post, _ := shortestStep(t, c, memberIDAdopted, func(_ spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ := shortestStep(t, c, memberIDAdopted, func(_ *spec.World, ev []spec.Event, _ *spec.World) bool {
 		return slices.ContainsFunc(ev, func(e spec.Event) bool {
 			r, ok := e.(spec.ReceiveEvent)
 			j, isJoin := r.Response.(impl.JoinGroupResponse)
@@ -24,7 +24,7 @@ func TestMemberIDAdopted(t *testing.T) {
 	r := ev[slices.IndexFunc(ev, func(e spec.Event) bool { _, ok := e.(spec.ReceiveEvent); return ok })].(spec.ReceiveEvent)
 	kept := ownSlots(post)
 	kept.Slots[r.Slot].Client.Gen.MemberID = impl.NoMemberID
-	if got := memberIDAdopted.Step(pre, ev, kept); !strings.Contains(got, `by MEMBER_ID_REQUIRED and holds ""`) {
+	if got := memberIDAdopted.Step(&pre, ev, &kept); !strings.Contains(got, `by MEMBER_ID_REQUIRED and holds ""`) {
 		t.Errorf("id not adopted: %q", got)
 	}
 	anon := slices.Clone(ev)
@@ -36,7 +36,7 @@ func TestMemberIDAdopted(t *testing.T) {
 			anon[k] = s
 		}
 	}
-	if got := memberIDAdopted.Step(pre, anon, post); !strings.Contains(got, `by MEMBER_ID_REQUIRED and joins as ""`) {
+	if got := memberIDAdopted.Step(&pre, anon, &post); !strings.Contains(got, `by MEMBER_ID_REQUIRED and joins as ""`) {
 		t.Errorf("joins without the id: %q", got)
 	}
 }

@@ -27,8 +27,8 @@ var memberIDRequired = Property{
 	Statement: "a dynamic member's JoinGroup v4+ without member id adds no member and is answered MEMBER_ID_REQUIRED with a new pending id (or refused); a pre-v4 or static one is never answered MEMBER_ID_REQUIRED",
 	Source:    "KIP-394; KAFKA.md §1.4 \"Unknown member\" (GroupCoordinator.doNewMemberJoinGroup: requireKnownMemberId = version >= 4 && groupInstanceId.isEmpty)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
-		q, ok := handledJoin(pre, post)
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
+		q, ok := handledJoin(*pre, *post)
 		if !ok || q.MemberID != impl.NoMemberID {
 			return ""
 		}
@@ -38,7 +38,7 @@ var memberIDRequired = Property{
 
 // idRequiredWrong says how the step from pre to post that handled id-less JoinGroup q broke
 // KIP-394's two-step join, or "".
-func idRequiredWrong(pre spec.World, q impl.JoinGroupRequest, ev []spec.Event, post spec.World) string {
+func idRequiredWrong(pre *spec.World, q impl.JoinGroupRequest, ev []spec.Event, post *spec.World) string {
 	required := q.Version >= 4 && q.InstanceID == ""
 	if required {
 		for _, id := range post.Coord.Members() {

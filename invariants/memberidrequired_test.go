@@ -27,7 +27,7 @@ func TestMemberIDRequired(t *testing.T) {
 		pre = ws[len(ws)-1]
 		ev = stepEvents(t, pre, "deliver-request a")
 		post = walk(t, *pre.Config(), "poll a", "deliver-request a")[2]
-		if got := memberIDRequired.Step(pre, ev, post); got != "" {
+		if got := memberIDRequired.Step(&pre, ev, &post); got != "" {
 			t.Fatalf("v%s: the reference: %s", version, got)
 		}
 		return pre, post, ev
@@ -69,7 +69,7 @@ func TestMemberIDRequired(t *testing.T) {
 		{"no pending id", pre, pre, q, ev, "which the coordinator does not hold pending"},
 		{"an id already pending", post, post, q, ev, "an id the coordinator already held"},
 	} {
-		if got := idRequiredWrong(tc.pre, tc.q, tc.ev, tc.post); !strings.Contains(got, tc.want) {
+		if got := idRequiredWrong(&tc.pre, tc.q, tc.ev, &tc.post); !strings.Contains(got, tc.want) {
 			t.Errorf("%s: %q, want …%s…", tc.name, got, tc.want)
 		}
 	}

@@ -53,7 +53,7 @@ func (m *Model) Next(w spec.World, a spec.Action) (spec.World, bool) {
 	}
 	n.Observed &^= m.transient
 	for i, p := range m.props {
-		if p.Step != nil && n.Observed&m.bits[i] == 0 && m.stepFails(i, w, ev, n) {
+		if p.Step != nil && n.Observed&m.bits[i] == 0 && m.stepFails(i, &w, ev, &n) {
 			n.Observed |= m.bits[i]
 		}
 	}
@@ -62,7 +62,7 @@ func (m *Model) Next(w spec.World, a spec.Action) (spec.World, bool) {
 
 // stepFails reports whether step property i flags the transition: an always-property that
 // fails, or a sometimes-property whose event happened.
-func (m *Model) stepFails(i int, pre spec.World, ev []spec.Event, post spec.World) bool {
+func (m *Model) stepFails(i int, pre *spec.World, ev []spec.Event, post *spec.World) bool {
 	why := m.props[i].Step(pre, ev, post)
 	return why != ""
 }
@@ -86,7 +86,7 @@ func (m *Model) check(i int) func(spec.World) bool {
 	p, bit := m.props[i], m.bits[i]
 	switch {
 	case p.Step == nil:
-		return func(w spec.World) bool { return p.State(w) == "" }
+		return func(w spec.World) bool { return p.State(&w) == "" }
 	case p.Kind == explorer.Sometimes:
 		return func(w spec.World) bool { return w.Observed&bit != 0 }
 	default:
@@ -102,7 +102,8 @@ func (m *Model) Explain(name string, p *explorer.Path[spec.World, spec.Action]) 
 			continue
 		}
 		if prop.State != nil {
-			return prop.State(p.Last())
+			last := p.Last()
+			return prop.State(&last)
 		}
 		pre := p.Init
 		if len(p.Steps) > 1 {
@@ -113,7 +114,7 @@ func (m *Model) Explain(name string, p *explorer.Path[spec.World, spec.Action]) 
 		}
 		last := p.Steps[len(p.Steps)-1]
 		_, ev, _ := spec.Step(pre, last.Action)
-		return prop.Step(pre, ev, last.State)
+		return prop.Step(&pre, ev, &last.State)
 	}
 	return ""
 }

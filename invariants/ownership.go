@@ -60,8 +60,8 @@ var exclusiveOwnership = Property{
 	Statement: "no partition is believed owned by two members the coordinator holds in its current generation",
 	Source:    "KIP-429 §2; KAFKA.md §1.12, §6 (Vanlightly's NoDoubleClientAssignment)",
 	Applies:   classic,
-	State: func(w spec.World) string {
-		return doubleOwner(w, func(i int) bool { return current(w, i) })
+	State: func(w *spec.World) string {
+		return doubleOwner(*w, func(i int) bool { return current(*w, i) })
 	},
 }
 
@@ -71,8 +71,8 @@ var exclusiveOwnershipStrict = Property{
 	Statement: "no partition is believed owned by two running consumers, current or not (fails in the zombie window)",
 	Source:    "KAFKA.md §1.12 (the zombie window the protocol cannot close)",
 	Applies:   classic,
-	State: func(w spec.World) string {
-		return doubleOwner(w, func(i int) bool { return running(w, i) })
+	State: func(w *spec.World) string {
+		return doubleOwner(*w, func(i int) bool { return running(*w, i) })
 	},
 	Expected: zombieWindow,
 }
@@ -111,7 +111,7 @@ var syncAssignmentValid = Property{
 	Statement: "the leader's sync assignment gives each partition to at most one member, and only to a subscriber of its topic",
 	Source:    "KAFKA.md §1.5, §2.4",
 	Applies:   classic,
-	Step: func(_ spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(_ *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
 			if why := validAssignment(a); why != "" {
 				return why
@@ -152,20 +152,20 @@ var noHandoverWhileOwned = Property{
 	Source:    "KIP-429 §2.6 (seed 000: withhold maybe-revoking partitions); KAFKA.md §2.5",
 	Applies:   classic,
 	Expected:  staticKeptAtDeadline,
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
-			if !currentLeader(pre, a) {
+			if !currentLeader(*pre, a) {
 				continue
 			}
 			for _, m := range a.Assignments {
 				for i := range pre.Slots {
 					c := pre.Slots[i].Client
-					if !running(pre, i) || c.MemberID() == m.MemberID || !inGroup(pre, c.MemberID()) {
+					if !running(*pre, i) || c.MemberID() == m.MemberID || !inGroup(*pre, c.MemberID()) {
 						continue
 					}
 					if both := c.Owned().Intersect(m.Assignment.Partitions); !both.IsEmpty() {
 						return fmt.Sprintf("%s's gen %d assignment gives %s to %s while %s (%s) still owns it",
-							a.Name, a.Generation, both, m.MemberID, name(pre, i), c.MemberID())
+							a.Name, a.Generation, both, m.MemberID, name(*pre, i), c.MemberID())
 					}
 				}
 			}

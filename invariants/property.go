@@ -13,8 +13,8 @@ type Property struct {
 	Kind      explorer.Kind
 	Statement string // one line
 	Source    string // KIP section, KAFKA.md section or JIRA id
-	State     func(w spec.World) string
-	Step      func(pre spec.World, ev []spec.Event, post spec.World) string
+	State     func(w *spec.World) string
+	Step      func(pre *spec.World, ev []spec.Event, post *spec.World) string
 	// Applies says whether the property is meaningful for a config (e.g. "a fenced member is
 	// reachable" only when fencing events are budgeted). Nil means always.
 	Applies func(c spec.Config) bool

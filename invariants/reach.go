@@ -37,8 +37,8 @@ var convergedReachable = Property{
 	Statement: "a Stable group in which every subscribed partition is owned by exactly one live member is reachable",
 	Source:    "vacuity guard (DESIGN.md Properties)",
 	Applies:   classic,
-	State: func(w spec.World) string {
-		if Converged(w) {
+	State: func(w *spec.World) string {
+		if Converged(*w) {
 			return ""
 		}
 		return "not converged"
@@ -57,7 +57,7 @@ var commitAccepted = Property{
 	Statement: "with commits on, some OffsetCommit is accepted (its answer without error is on its way to the member)",
 	Source:    "vacuity guard of commit-fencing and kip848-commit-fencing (DESIGN.md Properties)",
 	Applies:   func(c spec.Config) bool { return c.Commits },
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		for _, s := range w.Slots {
 			for _, r := range s.In {
 				if c, ok := r.(impl.OffsetCommitResponse); ok && c.Error == impl.None {

@@ -120,7 +120,7 @@ var fencedMeansStop = Property{
 	Kind:      explorer.Always,
 	Statement: "a member told it is fenced (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID; KIP-848 FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID) for a request sent under its current identity gives that identity up in the same step, and sends requests only under the identity it holds",
 	Source:    "KAFKA.md §1.11 (reaction table), §3.7; AbstractCoordinator.HeartbeatResponseHandler, ConsumerCoordinator.OffsetCommitResponseHandler, AbstractMembershipManager.transitionToFenced; librdkafka rd_kafka_cgrp_handle_Heartbeat",
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			switch e := e.(type) {
 			case spec.ReceiveEvent:
@@ -132,7 +132,7 @@ var fencedMeansStop = Property{
 				if !ok {
 					continue
 				}
-				before, after := heldIdentity(pre, e.Slot), heldIdentity(post, e.Slot)
+				before, after := heldIdentity(*pre, e.Slot), heldIdentity(*post, e.Slot)
 				if pre.Slots[e.Slot].Incarnation != post.Slots[e.Slot].Incarnation {
 					before = after // a restart: the old incarnation sends nothing more
 				}
@@ -149,14 +149,14 @@ var fencedMeansStop = Property{
 }
 
 // keptFenced says how slot e.Slot kept an identity a fencing answer took away, or "".
-func keptFenced(pre spec.World, ev []spec.Event, post spec.World, e spec.ReceiveEvent) string {
-	sent, ok := fencedIdentity(pre, e)
-	if !ok || sent != heldIdentity(pre, e.Slot) {
+func keptFenced(pre *spec.World, ev []spec.Event, post *spec.World, e spec.ReceiveEvent) string {
+	sent, ok := fencedIdentity(*pre, e)
+	if !ok || sent != heldIdentity(*pre, e.Slot) {
 		return "" // not a fencing answer, or a stale one
 	}
 	i := e.Slot
 	stopped := !post.Live(i) || post.Slots[i].Incarnation != pre.Slots[i].Incarnation
-	if !stopped && heldIdentity(post, i) == sent && !franzGoCommitRejoin(pre, e, post) && !librdkafkaCommitWhileRebalancing(pre, e) {
+	if !stopped && heldIdentity(*post, i) == sent && !franzGoCommitRejoin(*pre, e, *post) && !librdkafkaCommitWhileRebalancing(*pre, e) {
 		return fmt.Sprintf("%s is told %s for its %s under %s, and keeps that identity", e.Name, e.Response.Code(), kindName(e.Response), sent)
 	}
 	for _, x := range ev {
@@ -254,7 +254,7 @@ var noOrphanMember = Property{
 	Kind:      explorer.Always,
 	Statement: "every member the coordinator holds is known to a running process, or its id is on its way to one in a response",
 	Source:    "KAFKA.md §1.9 (session timer), §3.1 (KAFKA-17116: a lost first response orphans a KIP-848 member; KIP-1082)",
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		if o := w.Orphans(); len(o) > 0 {
 			return fmt.Sprintf("the coordinator holds %s, which no running process knows", o)
 		}
@@ -347,7 +347,7 @@ var answersExpected = Property{
 	Statement: "a classic client is handed an answer only for a request of that kind it has in flight",
 	Source:    "KAFKA.md §1.11 (one request per kind in flight; sentGeneration, KAFKA-9823); NetworkClient (correlation ids)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if pre.Config().ConsumerProtocol {
 			return "" // Applies leaves KIP-848 worlds out; a caller may still pass one
 		}

@@ -86,7 +86,7 @@ func TestKIP848CommitFencingKeepsEpoch(t *testing.T) {
 	if a.Epoch() != 1 || !a.Owned().Equal(impl.NewPartitionSet(impl.TopicPartition{Topic: "t", Partition: 0})) {
 		t.Fatalf("after the commit's UNKNOWN_MEMBER_ID a holds epoch %d and %s; want Java's: epoch 1, (t-0)", a.Epoch(), a.Owned())
 	}
-	if why := fencedMeansStop.Step(ws[len(ws)-2], stepEvents(t, ws[len(ws)-2], "deliver-response a"), ws[len(ws)-1]); why != "" {
+	if why := fencedMeansStop.Step(&ws[len(ws)-2], stepEvents(t, ws[len(ws)-2], "deliver-response a"), &ws[len(ws)-1]); why != "" {
 		t.Errorf("fenced-means-stop judges the KIP-848 commit: %s", why)
 	}
 	// The heartbeat that follows is fenced, and then a gives the epoch up.
@@ -131,7 +131,7 @@ func TestFencedMeansStopReasons(t *testing.T) {
 		pre := ws[len(ws)-1]
 		ev := stepEvents(t, pre, "deliver-response a")
 		post := walk(t, c, append(script, "deliver-response a")...)
-		if got := fencedMeansStop.Step(pre, ev, post[len(post)-1]); got != tc.want {
+		if got := fencedMeansStop.Step(&pre, ev, &post[len(post)-1]); got != tc.want {
 			t.Errorf("fault %v: %q, want %q", tc.fault, got, tc.want)
 		}
 	}
@@ -217,10 +217,10 @@ func TestFencedMeansStopLeavesAndFranzGoCommits(t *testing.T) {
 			ev := stepEvents(t, pre, tc.step)
 			post := walk(t, c, append(tc.script, tc.step)...)
 			good := post[len(post)-1]
-			if got := fencedMeansStop.Step(pre, ev, good); got != "" {
+			if got := fencedMeansStop.Step(&pre, ev, &good); got != "" {
 				t.Errorf("the model's step: %q", got)
 			}
-			if got := fencedMeansStop.Step(pre, ev, forge(good, tc.forge(pre))); got != tc.want {
+			if got := fencedMeansStop.Step(&pre, ev, ptr(forge(good, tc.forge(pre)))); got != tc.want {
 				t.Errorf("forged: %q, want %q", got, tc.want)
 			}
 		})
@@ -236,7 +236,7 @@ func TestAnswersExpected(t *testing.T) {
 	pre := ws[len(ws)-1]
 	ev := stepEvents(t, pre, "deliver-response a")
 	post := walk(t, c, stableScript[:len(stableScript)-1]...)
-	if got := answersExpected.Step(pre, ev, post[len(post)-1]); got != "" {
+	if got := answersExpected.Step(&pre, ev, &post[len(post)-1]); got != "" {
 		t.Errorf("the model's step: %q", got)
 	}
 	s := *pre.Slots[0]
@@ -245,7 +245,7 @@ func TestAnswersExpected(t *testing.T) {
 	forged.Slots = slices.Clone(pre.Slots)
 	forged.Slots[0] = &s
 	want := "a is handed a SyncGroup answer (NONE) with no SyncGroup in flight"
-	if got := answersExpected.Step(forged, ev, post[len(post)-1]); got != want {
+	if got := answersExpected.Step(&forged, ev, &post[len(post)-1]); got != want {
 		t.Errorf("forged: %q, want %q", got, want)
 	}
 }

@@ -29,7 +29,7 @@ var rebalanceCause = Property{
 	Statement: "a classic coordinator starts a rebalance (Stable or CompletingRebalance → PreparingRebalance) only on a membership change, a member's changed protocols, the leader's rejoin of a Stable group, or a KIP-423 reason that forces one",
 	Source:    "KAFKA.md §1.4 (handleJoinGroup: member.matches, isLeader), §1.7, §1.9, §1.10, §4 (KIP-423 reasons)",
 	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.Budget.Failovers == 0 },
-	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		return rebalanceWithoutCause(pre.Coord, post.Coord, pre.Config().Coordinator)
 	},
 }
@@ -80,7 +80,7 @@ var kip848EpochCause = Property{
 	Statement: "the KIP-848 group epoch is bumped only when the membership (static members by instance id), a member's subscription or the cluster's metadata changes",
 	Source:    "KAFKA.md §3.3 steps 1–2, §3.5, §3.6 (GroupMetadataManager.consumerGroupHeartbeat: bumpGroupEpoch)",
 	Applies:   func(c spec.Config) bool { return c.ConsumerProtocol && c.Budget.Failovers == 0 },
-	Step: func(pre spec.World, _ []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		a, b := pre.Group, post.Group
 		if b.GroupEpoch() <= a.GroupEpoch() || !a.Cluster().Equal(b.Cluster()) {
 			return ""

@@ -23,7 +23,7 @@ member a topics=t version=0
 member b topics=t version=0
 budget followups=1
 `)
-	pre, _, post, _ := shortestStep(t, c, rebalanceCause, func(pre spec.World, _ []spec.Event, post spec.World) bool {
+	pre, _, post, _ := shortestStep(t, c, rebalanceCause, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
 		return rebalanceWithoutCause(pre.Coord, post.Coord, impl.Kafka) != ""
 	})
 	if why := rebalanceWithoutCause(pre.Coord, post.Coord, impl.KIP); why != "" {
@@ -47,7 +47,7 @@ func TestKIP848EpochCause(t *testing.T) {
 	ws := walk(t, c, script...)
 	for i := 1; i < len(ws); i++ {
 		_, ev, _ := spec.Step(ws[i-1], mustAction(t, ws[i-1], script[i-1]))
-		if got := kip848EpochCause.Step(ws[i-1], ev, ws[i]); got != "" {
+		if got := kip848EpochCause.Step(&ws[i-1], ev, &ws[i]); got != "" {
 			t.Fatalf("step %d (%s): %s", i, script[i-1], got)
 		}
 	}
@@ -55,7 +55,7 @@ func TestKIP848EpochCause(t *testing.T) {
 	if after.Group.GroupEpoch() != before.Group.GroupEpoch()+2 {
 		t.Fatalf("epochs %d → %d, want two bumps", before.Group.GroupEpoch(), after.Group.GroupEpoch())
 	}
-	if got := kip848EpochCause.Step(before, nil, after); got == "" {
+	if got := kip848EpochCause.Step(&before, nil, &after); got == "" {
 		t.Error("a bump with the same members and subscriptions is not named")
 	}
 }

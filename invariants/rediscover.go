@@ -27,7 +27,7 @@ var rediscoverWhenTold = Property{
 	Statement: "a running client on a stale coordinator connection looks the coordinator up again in exactly the steps that deliver it NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE",
 	Source:    "KAFKA.md §1.11 (COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR: mark coordinator unknown, retry), §3.7; AbstractCoordinator.markCoordinatorUnknown; CoordinatorRequestManager.markCoordinatorUnknown",
 	Applies:   func(c spec.Config) bool { return c.Budget.Failovers > 0 },
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range pre.Slots {
 			b, a := pre.Slots[i], post.Slots[i]
 			if !b.Stale || b.Incarnation != a.Incarnation || a.Process != spec.Running {
@@ -36,9 +36,9 @@ var rediscoverWhenTold = Property{
 			told, code := toldMoved(ev, i)
 			switch {
 			case a.Stale && told:
-				return fmt.Sprintf("%s is told %s on its stale connection and keeps it", name(pre, i), code)
+				return fmt.Sprintf("%s is told %s on its stale connection and keeps it", name(*pre, i), code)
 			case !a.Stale && !told:
-				return fmt.Sprintf("%s gives its connection to the coordinator up on %s, which says nothing of a move", name(pre, i), code)
+				return fmt.Sprintf("%s gives its connection to the coordinator up on %s, which says nothing of a move", name(*pre, i), code)
 			}
 		}
 		return ""

@@ -17,7 +17,7 @@ func TestRediscoverWhenTold(t *testing.T) {
 		"protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nbudget failovers=1\n",
 	} {
 		c := config(t, world)
-		pre, ev, post, _ := shortestStep(t, c, rediscoverWhenTold, func(pre spec.World, _ []spec.Event, post spec.World) bool {
+		pre, ev, post, _ := shortestStep(t, c, rediscoverWhenTold, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
 			for i := range pre.Slots {
 				if pre.Slots[i].Stale && !post.Slots[i].Stale && post.Slots[i].Process == spec.Running {
 					return true
@@ -31,11 +31,11 @@ func TestRediscoverWhenTold(t *testing.T) {
 		}
 		kept := ownSlots(post)
 		kept.Slots[i].Stale = true
-		if got := rediscoverWhenTold.Step(pre, ev, kept); !strings.Contains(got, "on its stale connection and keeps it") {
+		if got := rediscoverWhenTold.Step(&pre, ev, &kept); !strings.Contains(got, "on its stale connection and keeps it") {
 			t.Errorf("%s: kept: %q", c.Name, got)
 		}
 		calm := []spec.Event{spec.ReceiveEvent{Slot: i, Name: name(pre, i), Response: impl.HeartbeatResponse{}}}
-		if got := rediscoverWhenTold.Step(pre, calm, post); !strings.Contains(got, "up on NONE, which says nothing of a move") {
+		if got := rediscoverWhenTold.Step(&pre, calm, &post); !strings.Contains(got, "up on NONE, which says nothing of a move") {
 			t.Errorf("%s: given up on NONE: %q", c.Name, got)
 		}
 	}

@@ -45,7 +45,7 @@ func (r *Reduced) Ample(w spec.World, acts []spec.Action, buf []int) []int {
 			if !en {
 				continue
 			}
-			if !w.Progresses(n, i) || !w.SameToOthers(n, i) || !r.invisible(w, ev, n, i) {
+			if !w.Progresses(n, i) || !w.SameToOthers(n, i) || !r.invisible(&w, ev, &n, i) {
 				ok = false
 				break
 			}
@@ -64,7 +64,7 @@ func (r *Reduced) Ample(w spec.World, acts []spec.Action, buf []int) []int {
 // (observed), its events are only the slot's sends, receipts and commit reports (a report
 // is read only with its receipt, by commit-reported), and no step property flags it. The step properties read a step of slot i only through slot i and its events, so
 // their verdict on it is the same wherever it is taken (TestReducedSameVerdicts).
-func (r *Reduced) invisible(w spec.World, ev []spec.Event, n spec.World, i int) bool {
+func (r *Reduced) invisible(w *spec.World, ev []spec.Event, n *spec.World, i int) bool {
 	for _, e := range ev {
 		switch e.(type) {
 		case spec.SendEvent, spec.ReceiveEvent, spec.CommitResultEvent:
@@ -72,7 +72,7 @@ func (r *Reduced) invisible(w spec.World, ev []spec.Event, n spec.World, i int) 
 			return false
 		}
 	}
-	if !sameObserved(w, n, i) {
+	if !sameObserved(*w, *n, i) {
 		return false
 	}
 	for _, p := range r.props {

@@ -37,7 +37,7 @@ var rejoinCause = Property{
 	Statement: "a classic client starts needing a rejoin only in a step that gives it a cause (a response, a timed-out request, a subscription or metadata change, its generation reset, a failed assignor, a due follow-up), and carries a follow-up out only with no round under way, rejoining for it",
 	Source:    "KAFKA.md §1.11, §2.4 step 5, §2.6; ConsumerCoordinator.rejoinNeededOrPending; AbstractCoordinator.requestRejoin; KIP-441, KIP-568; StreamThread.runLoop (KAFKA-14382)",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range pre.Slots {
 			if pre.Slots[i].Incarnation != post.Slots[i].Incarnation {
 				continue
@@ -45,12 +45,12 @@ var rejoinCause = Property{
 			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 			if b.FollowupDue && !a.FollowupDue && !received[impl.SyncGroupResponse](ev, i) {
 				if why := followupMisplaced(b, a); why != "" {
-					return fmt.Sprintf("%s carries its follow-up rebalance out %s", name(pre, i), why)
+					return fmt.Sprintf("%s carries its follow-up rebalance out %s", name(*pre, i), why)
 				}
 				continue
 			}
 			if !b.RejoinNeeded && a.RejoinNeeded && !rejoinCaused(b, a, ev, i) {
-				return fmt.Sprintf("%s (%s, %q gen %d) decides to rejoin without a cause", name(pre, i), b.Status, b.Gen.MemberID, b.Gen.ID)
+				return fmt.Sprintf("%s (%s, %q gen %d) decides to rejoin without a cause", name(*pre, i), b.Status, b.Gen.MemberID, b.Gen.ID)
 			}
 		}
 		return ""

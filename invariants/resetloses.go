@@ -25,7 +25,7 @@ var resetLosesPartitions = Property{
 	Statement: "a classic client sends a JoinGroup without a generation (a first join, or after a reset) only owning nothing: a reset member has reported its partitions lost first",
 	Source:    "KAFKA.md §2.3 step 2, §1.11 (UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION rows); KIP-429 §1.e; ConsumerCoordinator.onJoinPrepare",
 	Applies:   classic,
-	Step: func(_ spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(_ *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, s := range joinsSent(ev) {
 			c := post.Slots[s.Slot].Client
 			if c.Gen.ID == impl.NoGeneration && !c.OwnedPartitions.IsEmpty() {

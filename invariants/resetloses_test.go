@@ -14,7 +14,7 @@ import (
 // the property names it.
 func TestResetLosesPartitions(t *testing.T) {
 	c := config(t, twoMembers+"budget session-timeouts=1\n")
-	pre, ev, post, _ := shortestStep(t, c, resetLosesPartitions, func(pre spec.World, ev []spec.Event, _ spec.World) bool {
+	pre, ev, post, _ := shortestStep(t, c, resetLosesPartitions, func(pre *spec.World, ev []spec.Event, _ *spec.World) bool {
 		for _, e := range ev {
 			if s, ok := e.(spec.SendEvent); ok {
 				_, join := s.Request.(impl.JoinGroupRequest)
@@ -29,7 +29,7 @@ func TestResetLosesPartitions(t *testing.T) {
 	i := ev[len(ev)-1].(spec.SendEvent).Slot
 	kept := ownSlots(post)
 	kept.Slots[i].Client.OwnedPartitions = pre.Slots[i].Client.OwnedPartitions
-	if got := resetLosesPartitions.Step(pre, ev, kept); !strings.Contains(got, "joins without a generation") || !strings.Contains(got, "still owning") {
+	if got := resetLosesPartitions.Step(&pre, ev, &kept); !strings.Contains(got, "joins without a generation") || !strings.Contains(got, "still owning") {
 		t.Errorf("kept after a reset: %q", got)
 	}
 }

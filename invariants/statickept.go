@@ -29,7 +29,7 @@ var staticKept = Property{
 	Applies: func(c spec.Config) bool {
 		return classic(c) && c.Budget.JoinTimeouts > 0 && slices.ContainsFunc(c.Members, func(m spec.MemberConfig) bool { return m.Static })
 	},
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		g := w.Coord
 		if g.State() != coordinator.CompletingRebalance && g.State() != coordinator.Stable {
 			return "no generation under way"

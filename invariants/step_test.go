@@ -96,16 +96,16 @@ func TestStepPropertiesBite(t *testing.T) {
 			if !ok || p.Step == nil {
 				t.Fatalf("no step property %q", tc.prop)
 			}
-			why := p.Step(tc.pre, tc.bad, tc.post)
+			why := p.Step(&tc.pre, tc.bad, &tc.post)
 			if !strings.Contains(why, tc.want) {
 				t.Errorf("violating step: reason %q, want it to contain %q", why, tc.want)
 			}
 			if tc.good != nil {
-				if why := p.Step(tc.pre, tc.good, tc.post); why != "" {
+				if why := p.Step(&tc.pre, tc.good, &tc.post); why != "" {
 					t.Errorf("harmless step flagged: %s", why)
 				}
 			}
-			if why := p.Step(tc.pre, nil, tc.pre); why != "" {
+			if why := p.Step(&tc.pre, nil, &tc.pre); why != "" {
 				t.Errorf("a step that changes nothing is flagged: %s", why)
 			}
 		})
@@ -121,15 +121,15 @@ func TestStatePropertiesBite(t *testing.T) {
 	bad.Slots[1].Client.OwnedPartitions = bad.Slots[1].Client.OwnedPartitions.Add(impl.TP("t", 0))
 	for _, name := range []string{"exclusive-ownership", "exclusive-ownership-strict"} {
 		p, _ := Lookup(name)
-		if why := p.State(stable); why != "" {
+		if why := p.State(&stable); why != "" {
 			t.Errorf("%s flags the converged world: %s", name, why)
 		}
-		if why := p.State(bad); !strings.Contains(why, "(t-0) owned by a (a#1 gen 1) and b (b#1 gen 1)") {
+		if why := p.State(&bad); !strings.Contains(why, "(t-0) owned by a (a#1 gen 1) and b (b#1 gen 1)") {
 			t.Errorf("%s: reason %q", name, why)
 		}
 	}
 	p, _ := Lookup("converged-reachable")
-	if p.State(stable) != "" || p.State(bad) == "" || p.State(ws[0]) == "" {
+	if p.State(&stable) != "" || p.State(&bad) == "" || p.State(&ws[0]) == "" {
 		t.Errorf("converged-reachable judges the scripted worlds wrongly")
 	}
 	// commit-accepted: only an accepted commit's answer on its way back satisfies it.
@@ -139,7 +139,7 @@ func TestStatePropertiesBite(t *testing.T) {
 		w.Slots[0].In = []impl.Response{impl.HeartbeatResponse{}, impl.OffsetCommitResponse{Error: code}}
 		return w
 	}
-	if p.State(stable) == "" || p.State(answered(impl.IllegalGeneration)) == "" || p.State(answered(impl.None)) != "" {
+	if p.State(&stable) == "" || p.State(ptr(answered(impl.IllegalGeneration))) == "" || p.State(ptr(answered(impl.None))) != "" {
 		t.Errorf("commit-accepted judges the scripted worlds wrongly")
 	}
 	// converged-balanced: a owns both partitions and b none — converged (every partition owned
@@ -151,10 +151,10 @@ func TestStatePropertiesBite(t *testing.T) {
 	if !Converged(lopsided) {
 		t.Fatalf("the lopsided world should be converged:\n%s", lopsided)
 	}
-	if why := p.State(stable); why != "" {
+	if why := p.State(&stable); why != "" {
 		t.Errorf("converged-balanced flags the balanced world: %s", why)
 	}
-	if why := p.State(lopsided); !strings.Contains(why, "a owns 2 partitions and b, subscribed to t, owns 0") {
+	if why := p.State(&lopsided); !strings.Contains(why, "a owns 2 partitions and b, subscribed to t, owns 0") {
 		t.Errorf("converged-balanced: reason %q", why)
 	}
 }

@@ -49,7 +49,7 @@ var stickyLeastMovement = Property{
 	Statement: "a sticky or cooperative-sticky leader's assignment is balanced (no partition movable to a subscriber with two fewer) and, where every member subscribes to the same topics, keeps as many validly claimed partitions with their claimants as any balanced assignment",
 	Source:    "KIP-54; KIP-341; KAFKA.md §2.5 (CooperativeStickyAssignor.memberData, adjustAssignment); KAFKA-14639",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor != leader.AnyName },
-	Step: func(pre spec.World, ev []spec.Event, _ spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
 			ra := pre.Slots[a.Slot].Assigning
 			if a.Plan != nil || ra == nil || (ra.ProtocolName != leader.StickyName && ra.ProtocolName != leader.CooperativeStickyName) {

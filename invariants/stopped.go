@@ -34,12 +34,12 @@ var stoppedStaysStopped = Property{
 	Statement: "a classic client that failed or closed changes nothing afterwards (identity, state, ownership, rejoin flags; no request, no callback, no second fatal error) but for the close of a failed one, and a closed one holds no generation, member id, partitions or part in a round (a failed one no pending assignment)",
 	Source:    "KAFKA.md §1.11 (fatal errors thrown to the application), §1.7; ConsumerCoordinator.close, onLeavePrepare; AbstractCoordinator.maybeLeaveGroup, resetGenerationOnLeaveGroup",
 	Applies:   classic,
-	Step: func(pre spec.World, ev []spec.Event, post spec.World) string {
+	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range pre.Slots {
 			if pre.Slots[i].Incarnation != post.Slots[i].Incarnation {
 				continue
 			}
-			if why := closedHoldsNothing(post, i); why != "" {
+			if why := closedHoldsNothing(*post, i); why != "" {
 				return why
 			}
 			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
@@ -48,7 +48,7 @@ var stoppedStaysStopped = Property{
 				continue
 			}
 			if what := stoppedChange(b, a); what != "" {
-				return fmt.Sprintf("%s stopped (%s) and its %s changes afterwards", name(pre, i), stopCause(b), what)
+				return fmt.Sprintf("%s stopped (%s) and its %s changes afterwards", name(*pre, i), stopCause(b), what)
 			}
 			for _, e := range ev {
 				switch e := e.(type) {

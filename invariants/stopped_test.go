@@ -20,7 +20,7 @@ func TestStoppedStaysStopped(t *testing.T) {
 	ws := walk(t, c, script...)
 	n := len(stableScript)
 	for k := n; k < len(script); k++ {
-		if got := stoppedStaysStopped.Step(ws[k], stepEvents(t, ws[k], script[k]), ws[k+1]); got != "" {
+		if got := stoppedStaysStopped.Step(&ws[k], stepEvents(t, ws[k], script[k]), &ws[k+1]); got != "" {
 			t.Fatalf("the model's %q: %s", script[k], got)
 		}
 	}
@@ -39,19 +39,19 @@ func TestStoppedStaysStopped(t *testing.T) {
 		"its ownership":                 change(func(c *consumer.Consumer) { c.OwnedPartitions = impl.PartitionSet{} }),
 		"its rejoin flags":              change(func(c *consumer.Consumer) { c.RejoinNeeded = true }),
 	} {
-		if got := stoppedStaysStopped.Step(failed, nil, post); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and "+want) {
+		if got := stoppedStaysStopped.Step(&failed, nil, &post); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and "+want) {
 			t.Errorf("want %q, got %q", want, got)
 		}
 	}
 	send := []spec.Event{spec.SendEvent{Slot: 1, Name: "b", Request: impl.HeartbeatRequest{}}}
-	if got := stoppedStaysStopped.Step(failed, send, failed); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and sends Heartbeat") {
+	if got := stoppedStaysStopped.Step(&failed, send, &failed); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and sends Heartbeat") {
 		t.Errorf("a failed member's heartbeat: %q", got)
 	}
-	if got := stoppedStaysStopped.Step(stable, nil, change(func(c *consumer.Consumer) { c.AwaitingAssignment = true })); !strings.Contains(got, "b failed (fatal FENCED_INSTANCE_ID) and still awaits its assignment") {
+	if got := stoppedStaysStopped.Step(&stable, nil, ptr(change(func(c *consumer.Consumer) { c.AwaitingAssignment = true }))); !strings.Contains(got, "b failed (fatal FENCED_INSTANCE_ID) and still awaits its assignment") {
 		t.Errorf("a failed leader still computing its assignment: %q", got)
 	}
 	again := []spec.Event{spec.FatalEvent{Slot: 1, Name: "b", Error: impl.FencedInstanceID}}
-	if got := stoppedStaysStopped.Step(failed, again, failed); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and reports fatal FENCED_INSTANCE_ID again") {
+	if got := stoppedStaysStopped.Step(&failed, again, &failed); !strings.Contains(got, "b stopped (fatal FENCED_INSTANCE_ID) and reports fatal FENCED_INSTANCE_ID again") {
 		t.Errorf("a failed member's second fatal error: %q", got)
 	}
 
@@ -67,7 +67,7 @@ func TestStoppedStaysStopped(t *testing.T) {
 		"leadership":   keep(func(c *consumer.Consumer) { c.Leader = true }),
 		"(t-0)":        keep(func(c *consumer.Consumer) { c.OwnedPartitions = stable.Slots[0].Client.OwnedPartitions }),
 	} {
-		if got := stoppedStaysStopped.Step(stable, nil, post); !strings.Contains(got, "a closed and still holds "+want) {
+		if got := stoppedStaysStopped.Step(&stable, nil, &post); !strings.Contains(got, "a closed and still holds "+want) {
 			t.Errorf("want %q, got %q", want, got)
 		}
 	}

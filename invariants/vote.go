@@ -24,7 +24,7 @@ var protocolVote = Property{
 	Statement: "a CompletingRebalance or Stable classic group's protocol is an assignor all members list with the most first-choice votes among those",
 	Source:    "KAFKA.md §1.2 (GroupMetadata.selectProtocol, candidateProtocols)",
 	Applies:   classic,
-	State: func(w spec.World) string {
+	State: func(w *spec.World) string {
 		g := w.Coord
 		if st := g.State(); st != coordinator.CompletingRebalance && st != coordinator.Stable {
 			return ""

@@ -53,7 +53,7 @@ func checkAll(rt *rapid.T, m *Model, w spec.World) {
 		if !m.check(i)(w) {
 			why := ""
 			if p.State != nil {
-				why = p.State(w)
+				why = p.State(&w)
 			}
 			rt.Fatalf("%s violated %s\n%s", p.Name, why, w)
 		}

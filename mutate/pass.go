@@ -66,14 +66,14 @@ func (p *pass) world(w spec.World) bool {
 		if pr.State == nil || p.hit[i] && pr.Kind == explorer.Sometimes {
 			continue
 		}
-		if p.fails(i, pr.State(w)) {
+		if p.fails(i, pr.State(&w)) {
 			return false
 		}
 	}
 	return true
 }
 
-func (p *pass) step(pre spec.World, ev []spec.Event, post spec.World) bool {
+func (p *pass) step(pre *spec.World, ev []spec.Event, post *spec.World) bool {
 	if p.dog != nil {
 		p.dog.beat()
 	}

@@ -70,7 +70,7 @@ func Replay(t *Trace) (*Result, error) {
 			sr.Got = checkLines(sr.Violations)
 		} else if ev, ok := r.step(s.Action); ok {
 			sr.Events = ev
-			sr.Got = stepLines(ev, sr.Pre, r.w)
+			sr.Got = stepLines(ev, &sr.Pre, &r.w)
 		} else {
 			sr.Enabled = false
 			sr.Got = []string{notEnabled}

@@ -46,7 +46,7 @@ func (r *runner) step(a spec.Action) ([]spec.Event, bool) {
 	_, ev, _ := spec.Step(pre, a)
 	for i, p := range r.props {
 		if p.Step != nil && p.Kind == explorer.Always && r.reasons[i] == "" && !r.checks[i].Check(next) {
-			r.reasons[i] = p.Step(pre, ev, next)
+			r.reasons[i] = p.Step(&pre, ev, &next)
 		}
 	}
 	r.w = next
@@ -77,7 +77,7 @@ func (r *runner) violations() []Violation {
 		}
 		why := r.reasons[i]
 		if p.State != nil {
-			why = p.State(r.w)
+			why = p.State(&r.w)
 		}
 		out = append(out, Violation{Property: p.Name, Reason: why})
 	}
@@ -122,7 +122,7 @@ func planLine(p *leader.PlanResult) string {
 // stepLines is the expected output of an enabled action: its events, one a line (a leader's
 // plan, when it has one, on an indented line under its assign event), then the
 // lines of the world's rendering that changed, prefixed "| ", removed ones as "| -".
-func stepLines(ev []spec.Event, pre, post spec.World) []string {
+func stepLines(ev []spec.Event, pre, post *spec.World) []string {
 	var out []string
 	for _, e := range ev {
 		out = append(out, e.String())
