@@ -227,7 +227,7 @@ func (c *checker[S, A]) checkSegment(w *worker[S, A], k int, seg *segment[S]) {
 		t := states[j]
 		for i := 0; i < len(open); i++ {
 			p := open[i]
-			if prop := c.props[p]; prop.Check(t) == (prop.Kind == Sometimes) {
+			if prop := c.props[p]; c.check(w, prop, t) == (prop.Kind == Sometimes) {
 				w.hits[p] = min(w.hits[p], first|uint64(j))
 				open = append(open[:i], open[i+1:]...)
 				i--
@@ -235,6 +235,15 @@ func (c *checker[S, A]) checkSegment(w *worker[S, A], k int, seg *segment[S]) {
 		}
 	}
 	w.open = open
+}
+
+// check evaluates prop on s, on worker w: through the drafter when the property is one
+// Compact made, so that a packed state is decoded once for all its properties.
+func (c *checker[S, A]) check(w *worker[S, A], prop Property[S], s S) bool {
+	if prop.inner > 0 && c.d != nil {
+		return c.d.holds(w.id, s, prop.inner-1)
+	}
+	return prop.Check(s)
 }
 
 // resolve merges the workers' hits into decided properties.

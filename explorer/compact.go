@@ -51,6 +51,7 @@ type Compacted[S, A any, P comparable] struct {
 	bufs  sync.Pool // *[]byte, encoding scratch
 	cache [unpackCache]unpacked[S, P]
 	pad   []draftPad[S, P] // per worker (drafter)
+	props []Property[S]    // the properties of the model's own states (holds)
 }
 
 // drafter is a model whose successors are made in two steps: draft fingerprints a successor
@@ -67,6 +68,8 @@ type drafter[S, A any] interface {
 	draft(w int, a A, self uint64) (uint64, bool)
 	// keep is the state of draft k.
 	keep(w int, k int) S
+	// holds checks the property Property.inner stands for on s, on worker w.
+	holds(w int, s S, inner int) bool
 }
 
 // draftPad is one worker's parent, unpacked once, and its drafts.
@@ -77,10 +80,24 @@ type draftPad[S any, P comparable] struct {
 	succ   []S
 	fps    []uint64
 	enc    []byte
-	_      [64]byte
+	// view is the state the worker checks properties on (holds), decoded from viewOf.
+	viewOf  Packed[P]
+	view    S
+	hasView bool
+	_       [64]byte
 }
 
 func (cm *Compacted[S, A, P]) pads(workers int) { cm.pad = make([]draftPad[S, P], workers) }
+
+// holds checks property i of the model's states on p, decoding p once per worker for every
+// property checked on it: checkSegment checks a state's open properties one after another.
+func (cm *Compacted[S, A, P]) holds(w int, p Packed[P], i int) bool {
+	d := &cm.pad[w]
+	if !d.hasView || d.viewOf != p {
+		d.viewOf, d.view, d.hasView = p, cm.c.Unpack(p.P), true
+	}
+	return cm.props[i].Check(d.view)
+}
 
 func (cm *Compacted[S, A, P]) parent(w int, p Packed[P]) {
 	d := &cm.pad[w]
@@ -136,9 +153,10 @@ func Compact[S, A any, P comparable](m Model[S, A], props []Property[S], c Codec
 	cm := &Compacted[S, A, P]{m: m, c: c}
 	cm.bufs.New = func() any { b := make([]byte, 0, 1024); return &b }
 	out := make([]Property[Packed[P]], len(props))
+	cm.props = props
 	for i, p := range props {
 		check := p.Check
-		out[i] = Property[Packed[P]]{Name: p.Name, Kind: p.Kind, Check: func(s Packed[P]) bool { return check(cm.Unpack(s)) }}
+		out[i] = Property[Packed[P]]{Name: p.Name, Kind: p.Kind, Check: func(s Packed[P]) bool { return check(cm.Unpack(s)) }, inner: i + 1}
 	}
 	return cm, out
 }

@@ -73,6 +73,10 @@ type Property[S any] struct {
 	// concurrently from several workers and must not mutate shared
 	// state. It is not called again once the property is decided.
 	Check func(s S) bool
+	// inner is, on a property Compact made, 1 + the index of the property of the model's
+	// own states it stands for (0 otherwise): checkSegment then decodes a state once for
+	// every property it checks on it (drafter.holds), not once per property.
+	inner int
 	_     struct{}
 }
 

@@ -44,7 +44,7 @@ var anyComplete = Property{
 				}
 			}
 			if why := offersAll(offered, s.Assigning.Cluster, s.Assigning.Members); why != "" {
-				return fmt.Sprintf("%s's gen %d round %s", name(*w, i), s.Assigning.Generation, why)
+				return fmt.Sprintf("%s's gen %d round %s", name(w, i), s.Assigning.Generation, why)
 			}
 		}
 		return ""

@@ -33,7 +33,7 @@ var convergedBalanced = Property{
 	Source:    "KAFKA.md §2.4, §2.5; KIP-54; RangeAssignor and RoundRobinAssignor javadoc",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor != leader.AnyName },
 	State: func(w *spec.World) string {
-		if !Converged(*w) {
+		if !Converged(w) {
 			return ""
 		}
 		var live []int
@@ -44,7 +44,7 @@ var convergedBalanced = Property{
 		}
 		switch w.Coord.ProtocolName() {
 		case leader.StickyName, leader.CooperativeStickyName:
-			return movable(*w, live)
+			return movable(w, live)
 		case leader.RangeName:
 			for _, topic := range w.Cluster.Topics {
 				var subs []int
@@ -53,7 +53,7 @@ var convergedBalanced = Property{
 						subs = append(subs, i)
 					}
 				}
-				if why := spread(*w, subs, func(i int) int { return w.Slots[i].Client.Owned().OfTopics([]string{topic.Name}).Len() }); why != "" {
+				if why := spread(w, subs, func(i int) int { return w.Slots[i].Client.Owned().OfTopics([]string{topic.Name}).Len() }); why != "" {
 					return "topic " + topic.Name + ": " + why
 				}
 			}
@@ -63,7 +63,7 @@ var convergedBalanced = Property{
 					return ""
 				}
 			}
-			return spread(*w, live, func(i int) int { return w.Slots[i].Client.Owned().Len() })
+			return spread(w, live, func(i int) int { return w.Slots[i].Client.Owned().Len() })
 		}
 		return ""
 	},
@@ -71,7 +71,7 @@ var convergedBalanced = Property{
 
 // movable names a partition some live member could hand to a live subscriber of its topic
 // that owns two fewer partitions, or "".
-func movable(w spec.World, live []int) string {
+func movable(w *spec.World, live []int) string {
 	for _, a := range live {
 		owned := w.Slots[a].Client.Owned()
 		for _, b := range live {
@@ -91,7 +91,7 @@ func movable(w spec.World, live []int) string {
 }
 
 // spread says which two of the slots have counts more than one apart, or "".
-func spread(w spec.World, slots []int, count func(int) int) string {
+func spread(w *spec.World, slots []int, count func(int) int) string {
 	for _, a := range slots {
 		for _, b := range slots {
 			if count(a) > count(b)+1 {

@@ -41,7 +41,7 @@ var callbackContract = Property{
 		for _, e := range ev {
 			switch e := e.(type) {
 			case spec.ReceiveEvent:
-				if a, ok := e.Response.(impl.SyncGroupResponse); ok && appliesAssignment(*pre, e.Slot, a) && !called(ev, e.Slot, consumer.Assigned) {
+				if a, ok := e.Response.(impl.SyncGroupResponse); ok && appliesAssignment(pre, e.Slot, a) && !called(ev, e.Slot, consumer.Assigned) {
 					return fmt.Sprintf("%s applies its assignment %s without calling onPartitionsAssigned", e.Name, a.Assignment.Partitions)
 				}
 			case spec.CallbackEvent:
@@ -76,7 +76,7 @@ func misplacedCallback(pre *spec.World, ev []spec.Event, post *spec.World, e spe
 // appliesAssignment says whether slot i's client applies the assignment of SyncGroup answer
 // a: a NONE for the SyncGroup it has in flight under the generation it is completing, whose
 // topics it subscribes (the seed's variant: any topics).
-func appliesAssignment(pre spec.World, i int, a impl.SyncGroupResponse) bool {
+func appliesAssignment(pre *spec.World, i int, a impl.SyncGroupResponse) bool {
 	c := pre.Slots[i].Client
 	p := c.Requests[consumer.KindSync]
 	if a.Error != impl.None || c.Closed || c.FatalError != impl.None || !p.Active ||

@@ -43,7 +43,7 @@ var callbackConsistency = Property{
 		for i, s := range post.Slots {
 			restarted := s.Incarnation != pre.Slots[i].Incarnation
 			if (touched[i] || !restarted) && s.Process != spec.Crashed && !post.Owned(i).Equal(owned[i]) {
-				return fmt.Sprintf("%s owns %s, but its callbacks add up to %s", name(*post, i), post.Owned(i), owned[i])
+				return fmt.Sprintf("%s owns %s, but its callbacks add up to %s", name(post, i), post.Owned(i), owned[i])
 			}
 		}
 		return ""
@@ -60,12 +60,12 @@ var lostOnlyAfterMembershipLost = Property{
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			cb, ok := e.(spec.CallbackEvent)
-			if !ok || cb.Kind != consumer.Lost || closingMidRebalance(*pre, *post, cb.Slot) {
+			if !ok || cb.Kind != consumer.Lost || closingMidRebalance(pre, post, cb.Slot) {
 				continue
 			}
 			c := pre.Slots[cb.Slot].Client
 			member := c.MemberID() != impl.NoMemberID && c.Generation() != impl.NoGeneration
-			if member && current(*pre, cb.Slot) {
+			if member && current(pre, cb.Slot) {
 				vanished := cb.Partitions.Filter(func(tp impl.TopicPartition) bool { return !post.Cluster.Exists(tp) })
 				if !vanished.Equal(cb.Partitions) {
 					return fmt.Sprintf("%s is told lost %s while the coordinator still holds it (%s gen %d)", cb.Name, cb.Partitions.Minus(vanished), c.MemberID(), c.Generation())
@@ -100,11 +100,11 @@ func generationGivenUp(pre *spec.World, ev []spec.Event, post *spec.World) strin
 	for i, s := range post.Slots {
 		c := pre.Slots[i].Client
 		if s.Incarnation != pre.Slots[i].Incarnation || !pre.Live(i) || c.Generation() == impl.NoGeneration ||
-			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(*pre, i) || sends[impl.LeaveGroupRequest](ev, i) || s.Process == spec.Closed {
+			s.Client.Generation() != impl.NoGeneration || c.Owned().IsEmpty() || !current(pre, i) || sends[impl.LeaveGroupRequest](ev, i) || s.Process == spec.Closed {
 			continue
 		}
 		return fmt.Sprintf("%s gives up generation %d while the coordinator still holds it there (%s); it will report %s lost",
-			name(*pre, i), c.Generation(), c.MemberID(), c.Owned())
+			name(pre, i), c.Generation(), c.MemberID(), c.Owned())
 	}
 	return ""
 }
@@ -115,7 +115,7 @@ func generationGivenUp(pre *spec.World, ev []spec.Event, post *spec.World) strin
 // deliberate, conservative choice — the partitions may already be promised elsewhere, so the
 // application must not commit — and the seed says nothing about closing, so both variants do
 // it. The property allows exactly that case.
-func closingMidRebalance(pre, post spec.World, i int) bool {
+func closingMidRebalance(pre, post *spec.World, i int) bool {
 	return pre.Slots[i].Process == spec.Running && post.Slots[i].Process == spec.Closed &&
 		pre.Slots[i].Client.Rebalancing()
 }

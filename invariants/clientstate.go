@@ -47,7 +47,7 @@ var clientStates = Property{
 			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 			changed = i
 			if why := stateChange(b, a, ev, i); why != "" {
-				return fmt.Sprintf("%s goes from %s to %s %s", name(*pre, i), b.Status, a.Status, why)
+				return fmt.Sprintf("%s goes from %s to %s %s", name(pre, i), b.Status, a.Status, why)
 			}
 		}
 		if pre.Left.PollTimeouts == post.Left.PollTimeouts {
@@ -55,7 +55,7 @@ var clientStates = Property{
 		}
 		if changed >= 0 {
 			if a := post.Slots[changed].Client; a.Status != consumer.Unjoined || a.Gen != consumer.NoGeneration {
-				return fmt.Sprintf("%s exceeds max.poll.interval.ms and is left %s as %q gen %d", name(*post, changed), a.Status, a.Gen.MemberID, a.Gen.ID)
+				return fmt.Sprintf("%s exceeds max.poll.interval.ms and is left %s as %q gen %d", name(post, changed), a.Status, a.Gen.MemberID, a.Gen.ID)
 			}
 			return ""
 		}

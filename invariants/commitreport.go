@@ -30,7 +30,7 @@ var commitReported = Property{
 				continue
 			}
 			a, isCommit := r.Response.(impl.OffsetCommitResponse)
-			if !isCommit || !commitInFlight(*pre, r.Slot) {
+			if !isCommit || !commitInFlight(pre, r.Slot) {
 				continue
 			}
 			if !reported(ev, r.Slot, a.Error) {
@@ -42,7 +42,7 @@ var commitReported = Property{
 }
 
 // commitInFlight says whether slot i's client had an OffsetCommit in flight.
-func commitInFlight(w spec.World, i int) bool {
+func commitInFlight(w *spec.World, i int) bool {
 	if w.Config().ConsumerProtocol {
 		return w.Slots[i].Member.Commit.Active // the field, not CommitInFlight: a property reads state, not the role's helpers
 	}

@@ -25,11 +25,11 @@ var fatalReported = Property{
 	Source:    "KAFKA.md §1.11 (errors Java throws from poll), §3.7 (→ FATAL); AbstractHeartbeatRequestManager.onErrorResponse, AbstractMembershipManager.transitionToFatal",
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i, s := range post.Slots {
-			if s.Incarnation != pre.Slots[i].Incarnation || fatalOf(*pre, i) != impl.None {
+			if s.Incarnation != pre.Slots[i].Incarnation || fatalOf(pre, i) != impl.None {
 				continue
 			}
-			if e := fatalOf(*post, i); e != impl.None && !fatalEvent(ev, i, e) {
-				return fmt.Sprintf("%s stops with fatal %s and does not tell the application", name(*post, i), e)
+			if e := fatalOf(post, i); e != impl.None && !fatalEvent(ev, i, e) {
+				return fmt.Sprintf("%s stops with fatal %s and does not tell the application", name(post, i), e)
 			}
 		}
 		return ""
@@ -38,7 +38,7 @@ var fatalReported = Property{
 
 // fatalOf is the error that stopped slot i's client, None if none (the field, not the role's
 // helper).
-func fatalOf(w spec.World, i int) impl.ErrorCode {
+func fatalOf(w *spec.World, i int) impl.ErrorCode {
 	if w.Config().ConsumerProtocol {
 		return w.Slots[i].Member.FatalError
 	}

@@ -24,10 +24,10 @@ var commitFencing = Property{
 	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
-			if why := commitOutsideGeneration(*pre, c); why != "" {
+			if why := commitOutsideGeneration(pre, c); why != "" {
 				return why
 			}
-			return commitOfOthers(*pre, c)
+			return commitOfOthers(pre, c)
 		})
 	},
 }
@@ -66,7 +66,7 @@ var commitFencingStrict = Property{
 	},
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
-			if why := commitOutsideGeneration(*pre, c); why != "" {
+			if why := commitOutsideGeneration(pre, c); why != "" {
 				return why
 			}
 			m, _ := pre.Coord.Member(c.MemberID)
@@ -80,7 +80,7 @@ var commitFencingStrict = Property{
 
 // commitOutsideGeneration says why an accepted commit did not come from a member of the
 // current generation, or "".
-func commitOutsideGeneration(pre spec.World, c spec.CommitEvent) string {
+func commitOutsideGeneration(pre *spec.World, c spec.CommitEvent) string {
 	if _, ok := pre.Coord.Member(c.MemberID); !ok || c.Generation != pre.Coord.Generation() {
 		return fmt.Sprintf("commit of %s from %s gen %d accepted, but the group is at gen %d without it", c.Partitions, c.MemberID, c.Generation, pre.Coord.Generation())
 	}
@@ -90,7 +90,7 @@ func commitOutsideGeneration(pre spec.World, c spec.CommitEvent) string {
 // commitOfOthers says which partition of an accepted commit another member of the group is
 // assigned (the coordinator's record) or owns (a process, running, hung or paused, holding
 // that member id), or "".
-func commitOfOthers(pre spec.World, c spec.CommitEvent) string {
+func commitOfOthers(pre *spec.World, c spec.CommitEvent) string {
 	for _, m := range pre.Coord.AllMembers() {
 		if m.ID == c.MemberID {
 			continue

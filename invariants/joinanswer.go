@@ -34,14 +34,14 @@ var joinAnswer = Property{
 	Source:    "KAFKA.md §1.1 (JoinGroup v9, KIP-814), §1.3 step 4, §1.4, §1.10 (GroupCoordinator.doCurrentMemberJoinGroup, updateStaticMemberAndRebalance; ConsumerCoordinator.onLeaderElected)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, _ := handledJoin(*pre, *post)
+		q, _ := handledJoin(pre, post)
 		for _, e := range ev {
 			r, ok := e.(spec.ReplyEvent)
 			if !ok {
 				continue
 			}
 			if a, isJoin := r.Response.(impl.JoinGroupResponse); isJoin && a.Error == impl.None {
-				if why := joinAnswerWrong(*pre, *post, q, a); why != "" {
+				if why := joinAnswerWrong(pre, post, q, a); why != "" {
 					return fmt.Sprintf("the JoinGroup answer to %s (%s) %s", r.Name, a.MemberID, why)
 				}
 			}
@@ -53,7 +53,7 @@ var joinAnswer = Property{
 // joinAnswerWrong says what is wrong with successful JoinGroup answer a, sent in the step from
 // pre to post that handled JoinGroup q (the zero request when the step handled none: the
 // answers of a completed join phase), or "".
-func joinAnswerWrong(pre, post spec.World, q impl.JoinGroupRequest, a impl.JoinGroupResponse) string {
+func joinAnswerWrong(pre, post *spec.World, q impl.JoinGroupRequest, a impl.JoinGroupResponse) string {
 	g := post.Coord
 	if a.Generation != g.Generation() || a.ProtocolName != g.ProtocolName() {
 		return fmt.Sprintf("names generation %d, protocol %q; the group is at %d, %q", a.Generation, a.ProtocolName, g.Generation(), g.ProtocolName())
@@ -92,7 +92,7 @@ func joinAnswerWrong(pre, post spec.World, q impl.JoinGroupRequest, a impl.JoinG
 // handledJoin is the JoinGroup the step handed to the serving coordinator: the head of the
 // one queue the step shortened, when neither an old broker (a stale connection) nor a loading
 // coordinator answered it.
-func handledJoin(pre, post spec.World) (impl.JoinGroupRequest, bool) {
+func handledJoin(pre, post *spec.World) (impl.JoinGroupRequest, bool) {
 	if pre.Loading {
 		return impl.JoinGroupRequest{}, false
 	}

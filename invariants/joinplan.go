@@ -93,10 +93,10 @@ func triggerKept(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		}
 		b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 		if a.Trigger < b.Trigger {
-			return fmt.Sprintf("%s's pending trigger %s weakens to %s before its JoinGroup", name(*pre, i), b.Trigger, a.Trigger)
+			return fmt.Sprintf("%s's pending trigger %s weakens to %s before its JoinGroup", name(pre, i), b.Trigger, a.Trigger)
 		}
 		if cause, what := deliveredCause(pre, b, a, ev, i); a.Trigger < cause {
-			return fmt.Sprintf("%s %s and records %s, not %s", name(*pre, i), what, a.Trigger, cause)
+			return fmt.Sprintf("%s %s and records %s, not %s", name(pre, i), what, a.Trigger, cause)
 		}
 	}
 	return ""

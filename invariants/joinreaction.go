@@ -34,7 +34,7 @@ var joinReaction = Property{
 	Source:    "KAFKA.md §1.4 (GroupCoordinator.doCurrentMemberJoinGroup, member.matches), §4 (KIP-423 reasons; seed 004)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, ok := handledJoin(*pre, *post)
+		q, ok := handledJoin(pre, post)
 		if !ok || q.MemberID == impl.NoMemberID {
 			return ""
 		}

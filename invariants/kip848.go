@@ -82,7 +82,7 @@ var kip848TargetExclusive = Property{
 
 // currentKIP848 reports whether slot i's client is a member the coordinator holds at the
 // client's epoch: running, its member id in the group, its epoch the member epoch there.
-func currentKIP848(w spec.World, i int) bool {
+func currentKIP848(w *spec.World, i int) bool {
 	if !w.Live(i) {
 		return false
 	}
@@ -98,7 +98,7 @@ var kip848ExclusiveOwnership = Property{
 	Source:    "KAFKA.md §3.4 (safety mechanism), §3.9; §6 (Vanlightly's NoDoubleClientAssignment)",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
-		return doubleOwner(*w, func(i int) bool { return currentKIP848(*w, i) })
+		return doubleOwner(w, func(i int) bool { return currentKIP848(w, i) })
 	},
 }
 
@@ -109,7 +109,7 @@ var kip848ExclusiveOwnershipStrict = Property{
 	Source:    "KAFKA.md §6 (zombie ownership is inherent in both protocols)",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
-		return doubleOwner(*w, func(i int) bool { return w.Live(i) })
+		return doubleOwner(w, func(i int) bool { return w.Live(i) })
 	},
 	Expected: zombieWindow,
 }
@@ -143,7 +143,7 @@ var kip848EpochMonotonic = Property{
 				continue
 			}
 			if a, b := s.Member.Epoch(), t.Member.Epoch(); b < a && !resetEpoch(b) {
-				return fmt.Sprintf("client %s (%s) went from epoch %d to %d", name(*pre, i), t.Member.MemberID(), a, b)
+				return fmt.Sprintf("client %s (%s) went from epoch %d to %d", name(pre, i), t.Member.MemberID(), a, b)
 			}
 		}
 		return ""
@@ -180,7 +180,7 @@ var kip848CommitFencing = Property{
 // client subscribes to is owned by exactly one live client. A live client that has
 // unsubscribed (UNSUBSCRIBED with no topics: config alt-topics=-) is not in the group by its
 // own choice and is left out.
-func ConvergedKIP848(w spec.World) bool {
+func ConvergedKIP848(w *spec.World) bool {
 	g := w.Group
 	if g.State() != kip848.StableGroup {
 		return false
@@ -213,7 +213,7 @@ var kip848ConvergedReachable = Property{
 	Source:    "KAFKA.md §3.9 (liveness: every member reaches STABLE at assignmentEpoch == groupEpoch); vacuity guard",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
-		if ConvergedKIP848(*w) {
+		if ConvergedKIP848(w) {
 			return ""
 		}
 		return "not converged"

@@ -45,7 +45,7 @@ func explore(t *testing.T, c spec.Config, limit int) graph {
 }
 
 // stuck counts the worlds from which no world satisfying goal is reachable.
-func (g graph) stuck(goal func(spec.World) bool) int {
+func (g graph) stuck(goal func(*spec.World) bool) int {
 	prev := make([][]int, len(g.worlds))
 	for i, ns := range g.next {
 		for _, j := range ns {
@@ -55,7 +55,7 @@ func (g graph) stuck(goal func(spec.World) bool) int {
 	can := make([]bool, len(g.worlds))
 	var queue []int
 	for i, w := range g.worlds {
-		if goal(w) {
+		if goal(&w) {
 			can[i] = true
 			queue = append(queue, i)
 		}
@@ -131,7 +131,7 @@ func find(t *testing.T, c spec.Config, pred func(spec.World) bool) spec.World {
 // convergedTwo is a converged two-member KIP-848 world: a and b each own one partition.
 func convergedTwo(t *testing.T) spec.World {
 	return find(t, config(t, twoKIP848+"commits on\n"), func(w spec.World) bool {
-		return ConvergedKIP848(w) && w.Owned(0).Len() == 1 && w.Owned(1).Len() == 1
+		return ConvergedKIP848(&w) && w.Owned(0).Len() == 1 && w.Owned(1).Len() == 1
 	})
 }
 

@@ -23,7 +23,7 @@ var kip848EpochChecked = Property{
 	Source:    "KAFKA.md §3.3 step 3 (GroupMetadataManager.throwIfConsumerGroupMemberEpochIsInvalid)",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, ok := deliveredHeartbeat(*pre, *post)
+		q, ok := deliveredHeartbeat(pre, post)
 		if !ok || q.MemberEpoch <= 0 {
 			return ""
 		}
@@ -53,7 +53,7 @@ var kip848EpochChecked = Property{
 
 // deliveredHeartbeat is the ConsumerGroupHeartbeat the step delivered to the coordinator: the
 // head of the one queue the step shortened.
-func deliveredHeartbeat(pre, post spec.World) (impl.ConsumerGroupHeartbeatRequest, bool) {
+func deliveredHeartbeat(pre, post *spec.World) (impl.ConsumerGroupHeartbeatRequest, bool) {
 	for i, s := range pre.Slots {
 		if len(s.Out) > 0 && len(post.Slots[i].Out) == len(s.Out)-1 {
 			q, ok := s.Out[0].(impl.ConsumerGroupHeartbeatRequest)

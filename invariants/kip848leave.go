@@ -28,7 +28,7 @@ var kip848LeaveAccepted = Property{
 	Source:    "KAFKA.md §3.1 (member epoch −1, −2), §3.6 (a static member's temporary leave keeps its assignment)",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, ok := deliveredHeartbeat(*pre, *post)
+		q, ok := deliveredHeartbeat(pre, post)
 		if !ok || pre.Loading {
 			return ""
 		}

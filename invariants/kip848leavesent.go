@@ -66,7 +66,7 @@ var kip848LeaveSent = Property{
 				continue
 			}
 			if !sentLeave(ev, i) && !(s.Process == spec.Running && n.Heartbeat.Active) {
-				return fmt.Sprintf("%s (%s, %s) gives its subscription up and neither sends its leave nor waits for a heartbeat in flight", name(*post, i), m.ID, m.Status)
+				return fmt.Sprintf("%s (%s, %s) gives its subscription up and neither sends its leave nor waits for a heartbeat in flight", name(post, i), m.ID, m.Status)
 			}
 		}
 		return ""

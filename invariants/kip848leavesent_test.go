@@ -90,7 +90,7 @@ func TestKIP848LeaveSentNotWhenFenced(t *testing.T) {
 		}
 	}
 	m := pre.Slots[i].Member
-	leave := spec.SendEvent{Slot: i, Name: name(pre, i), Request: impl.ConsumerGroupHeartbeatRequest{MemberID: m.ID, MemberEpoch: impl.EpochLeave}}
+	leave := spec.SendEvent{Slot: i, Name: name(&pre, i), Request: impl.ConsumerGroupHeartbeatRequest{MemberID: m.ID, MemberEpoch: impl.EpochLeave}}
 	if got := kip848LeaveSent.Step(&pre, append(slices.Clone(ev), leave), &post); !strings.Contains(got, "told it is fenced and still sends its leave") {
 		t.Errorf("a fenced member's leave: %q", got)
 	}

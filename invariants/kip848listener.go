@@ -73,7 +73,7 @@ func listenerStep(pre *spec.World, ev []spec.Event, post *spec.World, i int) str
 		}
 	}
 	if before.Status == kip848client.Joining && holdsAssignment(after.Status) && !assigned {
-		return fmt.Sprintf("%s ends its first reconciliation after joining (%s) without onPartitionsAssigned", name(*post, i), after.Status)
+		return fmt.Sprintf("%s ends its first reconciliation after joining (%s) without onPartitionsAssigned", name(post, i), after.Status)
 	}
 	return ""
 }

@@ -69,7 +69,7 @@ func targetIDs(w spec.World) []impl.MemberID {
 func TestKIP848LeaveAccepted(t *testing.T) {
 	c := config(t, staticKIP848Two+"budget leaves=1\n")
 	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
-		q, ok := deliveredHeartbeat(*pre, *post)
+		q, ok := deliveredHeartbeat(pre, post)
 		return ok && q.MemberEpoch == impl.EpochTemporaryLeave
 	})
 	for _, code := range []impl.ErrorCode{impl.FencedInstanceID, impl.UnknownMemberID} {
@@ -98,7 +98,7 @@ func TestKIP848LeaveAccepted(t *testing.T) {
 func TestKIP848StaticReturnAccepted(t *testing.T) {
 	c := config(t, staticKIP848Two+"budget leaves=1 joins=1\n")
 	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
-		q, ok := deliveredHeartbeat(*pre, *post)
+		q, ok := deliveredHeartbeat(pre, post)
 		if !ok || q.MemberEpoch != impl.EpochJoin || q.InstanceID == "" {
 			return false
 		}

@@ -31,7 +31,7 @@ var leaveApplied = Property{
 			if !ok {
 				continue
 			}
-			if id := acceptedLeave(r.Response); id != "" && holds(*post, id) {
+			if id := acceptedLeave(r.Response); id != "" && holds(post, id) {
 				return fmt.Sprintf("%s's leave as %s is answered as accepted, but the coordinator still holds %s", r.Name, id, id)
 			}
 		}
@@ -60,7 +60,7 @@ func acceptedLeave(r impl.Response) impl.MemberID {
 }
 
 // holds says whether the world's coordinator holds member id.
-func holds(w spec.World, id impl.MemberID) bool {
+func holds(w *spec.World, id impl.MemberID) bool {
 	if w.Config().ConsumerProtocol {
 		_, ok := w.Group.Member(id)
 		return ok

@@ -142,15 +142,15 @@ func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
 func Goal(c spec.Config) func(spec.World) bool {
 	if c.ConsumerProtocol {
 		return func(w spec.World) bool {
-			return ConvergedKIP848(w) || noLiveMember(w) && len(w.Group.Members()) == 0
+			return ConvergedKIP848(&w) || noLiveMember(&w) && len(w.Group.Members()) == 0
 		}
 	}
 	return func(w spec.World) bool {
-		return Converged(w) || noLiveMember(w) && len(w.Coord.Members()) == 0
+		return Converged(&w) || noLiveMember(&w) && len(w.Coord.Members()) == 0
 	}
 }
 
-func noLiveMember(w spec.World) bool {
+func noLiveMember(w *spec.World) bool {
 	for i := range w.Slots {
 		if w.Live(i) {
 			return false

@@ -22,7 +22,7 @@ func TestLivenessCatchesTheKIP848Mutants(t *testing.T) {
 			t.Fatalf("%s: status %s, %d stuck; want violated with a lasso", name, bad.Status, bad.Stuck)
 		}
 		for _, s := range bad.Lasso.Cycle {
-			if ConvergedKIP848(s.State) {
+			if ConvergedKIP848(&s.State) {
 				t.Errorf("%s: the lasso's cycle passes a converged world", name)
 			}
 		}

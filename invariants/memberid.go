@@ -29,7 +29,7 @@ var memberIDAdopted = Property{
 		for _, e := range ev {
 			r, ok := e.(spec.ReceiveEvent)
 			j, isJoin := r.Response.(impl.JoinGroupResponse)
-			if !ok || !isJoin || j.Error != impl.MemberIDRequired || !joining(*pre, r.Slot) ||
+			if !ok || !isJoin || j.Error != impl.MemberIDRequired || !joining(pre, r.Slot) ||
 				pre.Slots[r.Slot].Incarnation != post.Slots[r.Slot].Incarnation || !post.Live(r.Slot) {
 				continue
 			}
@@ -50,7 +50,7 @@ var memberIDAdopted = Property{
 
 // joining says whether slot i's client is an active member waiting for its JoinGroup's
 // answer, the one an answer to it is for (a member reset meanwhile discards it).
-func joining(w spec.World, i int) bool {
+func joining(w *spec.World, i int) bool {
 	c := w.Slots[i].Client
 	return !c.Closed && c.FatalError == impl.None && c.Requests[consumer.KindJoin].Active && c.Status == consumer.PreparingRebalance
 }

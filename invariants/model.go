@@ -1,6 +1,8 @@
 package invariants
 
 import (
+	"sync"
+
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/spec"
 )
@@ -9,8 +11,15 @@ import (
 type Model struct {
 	cfg       spec.Config
 	props     []Property
-	bits      []uint64 // per property: its Observed bit (step properties), else 0
-	transient uint64   // bits of sometimes-step properties, cleared by every step
+	bits      []uint64   // per property: its Observed bit (step properties), else 0
+	steps     []stepProp // the step properties, in report order
+	transient uint64     // bits of sometimes-step properties, cleared by every step
+}
+
+// stepProp is a step property with its Observed bit, apart so that Next walks only these.
+type stepProp struct {
+	bit   uint64
+	fails func(pre *spec.World, ev []spec.Event, post *spec.World) string
 }
 
 // NewModel is the model of a config with the properties that apply to it.
@@ -26,6 +35,7 @@ func NewModelWith(c spec.Config, props []Property) *Model {
 				panic("invariants: more than 64 step properties")
 			}
 			m.bits[i] = next
+			m.steps = append(m.steps, stepProp{next, p.Step})
 			if p.Kind == explorer.Sometimes {
 				m.transient |= next
 			}
@@ -34,6 +44,13 @@ func NewModelWith(c spec.Config, props []Property) *Model {
 	}
 	return m
 }
+
+// pair is a step's two worlds where properties read them by pointer. Next and the state
+// checks take worlds by value (explorer.Model's signatures), so a pointer to those copies
+// would move every world to the heap; pairs are reused instead, one per check in flight.
+type pair struct{ pre, post spec.World }
+
+var pairs = sync.Pool{New: func() any { return new(pair) }}
 
 // Config is the model's config.
 func (m *Model) Config() spec.Config { return m.cfg }
@@ -52,19 +69,16 @@ func (m *Model) Next(w spec.World, a spec.Action) (spec.World, bool) {
 		return w, false
 	}
 	n.Observed &^= m.transient
-	for i, p := range m.props {
-		if p.Step != nil && n.Observed&m.bits[i] == 0 && m.stepFails(i, &w, ev, &n) {
-			n.Observed |= m.bits[i]
+	pr := pairs.Get().(*pair)
+	pr.pre, pr.post = w, n
+	for _, sp := range m.steps {
+		if n.Observed&sp.bit == 0 && sp.fails(&pr.pre, ev, &pr.post) != "" {
+			n.Observed |= sp.bit
 		}
 	}
+	*pr = pair{} // hold no world's slots past the step
+	pairs.Put(pr)
 	return n, true
-}
-
-// stepFails reports whether step property i flags the transition: an always-property that
-// fails, or a sometimes-property whose event happened.
-func (m *Model) stepFails(i int, pre *spec.World, ev []spec.Event, post *spec.World) bool {
-	why := m.props[i].Step(pre, ev, post)
-	return why != ""
 }
 
 func (m *Model) Encode(w spec.World, buf []byte) []byte { return w.Encode(buf) }
@@ -86,7 +100,14 @@ func (m *Model) check(i int) func(spec.World) bool {
 	p, bit := m.props[i], m.bits[i]
 	switch {
 	case p.Step == nil:
-		return func(w spec.World) bool { return p.State(&w) == "" }
+		return func(w spec.World) bool {
+			pr := pairs.Get().(*pair)
+			pr.post = w
+			ok := p.State(&pr.post) == ""
+			pr.post = spec.World{}
+			pairs.Put(pr)
+			return ok
+		}
 	case p.Kind == explorer.Sometimes:
 		return func(w spec.World) bool { return w.Observed&bit != 0 }
 	default:

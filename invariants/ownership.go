@@ -11,7 +11,7 @@ import (
 
 // current reports whether slot i's consumer is a member the coordinator holds in its current
 // generation: running, its member id in the group, its generation the group's.
-func current(w spec.World, i int) bool {
+func current(w *spec.World, i int) bool {
 	if !running(w, i) {
 		return false
 	}
@@ -22,7 +22,7 @@ func current(w spec.World, i int) bool {
 
 // doubleOwner finds a partition two of the selected slots both believe they own, whichever the
 // protocol, naming each owner's member id and generation (classic) or epoch (KIP-848).
-func doubleOwner(w spec.World, include func(i int) bool) string {
+func doubleOwner(w *spec.World, include func(i int) bool) string {
 	for i := range w.Slots {
 		if !include(i) {
 			continue
@@ -45,14 +45,14 @@ func doubleOwner(w spec.World, include func(i int) bool) string {
 }
 
 // counter is slot i's generation (classic) or member epoch (KIP-848).
-func counter(w spec.World, i int) int64 {
+func counter(w *spec.World, i int) int64 {
 	if w.Config().ConsumerProtocol {
 		return int64(w.Slots[i].Member.Epoch())
 	}
 	return int64(w.Slots[i].Client.Generation())
 }
 
-func name(w spec.World, i int) string { return w.Config().Members[i].Name }
+func name(w *spec.World, i int) string { return w.Config().Members[i].Name }
 
 var exclusiveOwnership = Property{
 	Name:      "exclusive-ownership",
@@ -61,7 +61,7 @@ var exclusiveOwnership = Property{
 	Source:    "KIP-429 §2; KAFKA.md §1.12, §6 (Vanlightly's NoDoubleClientAssignment)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
-		return doubleOwner(*w, func(i int) bool { return current(*w, i) })
+		return doubleOwner(w, func(i int) bool { return current(w, i) })
 	},
 }
 
@@ -72,7 +72,7 @@ var exclusiveOwnershipStrict = Property{
 	Source:    "KAFKA.md §1.12 (the zombie window the protocol cannot close)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
-		return doubleOwner(*w, func(i int) bool { return running(*w, i) })
+		return doubleOwner(w, func(i int) bool { return running(w, i) })
 	},
 	Expected: zombieWindow,
 }
@@ -154,18 +154,18 @@ var noHandoverWhileOwned = Property{
 	Expected:  staticKeptAtDeadline,
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
-			if !currentLeader(*pre, a) {
+			if !currentLeader(pre, a) {
 				continue
 			}
 			for _, m := range a.Assignments {
 				for i := range pre.Slots {
 					c := pre.Slots[i].Client
-					if !running(*pre, i) || c.MemberID() == m.MemberID || !inGroup(*pre, c.MemberID()) {
+					if !running(pre, i) || c.MemberID() == m.MemberID || !inGroup(pre, c.MemberID()) {
 						continue
 					}
 					if both := c.Owned().Intersect(m.Assignment.Partitions); !both.IsEmpty() {
 						return fmt.Sprintf("%s's gen %d assignment gives %s to %s while %s (%s) still owns it",
-							a.Name, a.Generation, both, m.MemberID, name(*pre, i), c.MemberID())
+							a.Name, a.Generation, both, m.MemberID, name(pre, i), c.MemberID())
 					}
 				}
 			}
@@ -188,14 +188,14 @@ func staticKeptAtDeadline(c spec.Config) string {
 	return "a static member that misses the join deadline is kept with its last subscription (KAFKA-8220), so the leader may hand its partitions on while it still processes them, until its next heartbeat (the zombie window, KAFKA.md §1.12)"
 }
 
-func inGroup(w spec.World, id impl.MemberID) bool {
+func inGroup(w *spec.World, id impl.MemberID) bool {
 	_, ok := w.Coord.Member(id)
 	return ok
 }
 
 // currentLeader: the assignment comes from the group's leader of its current generation. A
 // leader evicted while computing (a zombie) sends a SyncGroup the coordinator will refuse.
-func currentLeader(w spec.World, a spec.AssignEvent) bool {
+func currentLeader(w *spec.World, a spec.AssignEvent) bool {
 	c := w.Slots[a.Slot].Client
 	return a.Generation == w.Coord.Generation() && c.MemberID() == w.Coord.Leader()
 }
@@ -217,7 +217,7 @@ func fencingTimeouts(c spec.Config) bool {
 // running reports whether slot i's consumer runs and believes what it owns: a live one, or a
 // hung or paused one (budgets hangs, pauses), frozen but still the owner in its application's
 // eyes (a paused one goes on processing when it resumes).
-func running(w spec.World, i int) bool {
+func running(w *spec.World, i int) bool {
 	return w.Live(i) || w.Slots[i].Process == spec.Hung || w.Slots[i].Process == spec.Paused
 }
 

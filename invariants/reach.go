@@ -10,7 +10,7 @@ import (
 
 // Converged reports whether the group is Stable, every live member is current, and every
 // partition some live member subscribes to is owned by exactly one live member.
-func Converged(w spec.World) bool {
+func Converged(w *spec.World) bool {
 	if w.Coord.State() != coordinator.Stable {
 		return false
 	}
@@ -38,7 +38,7 @@ var convergedReachable = Property{
 	Source:    "vacuity guard (DESIGN.md Properties)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
-		if Converged(*w) {
+		if Converged(w) {
 			return ""
 		}
 		return "not converged"

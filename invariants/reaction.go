@@ -34,7 +34,7 @@ func (r identity) matches(id identity) bool {
 }
 
 // heldIdentity is the identity slot i's client holds in w.
-func heldIdentity(w spec.World, i int) identity {
+func heldIdentity(w *spec.World, i int) identity {
 	if w.Config().ConsumerProtocol {
 		m := w.Slots[i].Member
 		return identity{m.MemberID(), int32(m.Epoch())}
@@ -132,7 +132,7 @@ var fencedMeansStop = Property{
 				if !ok {
 					continue
 				}
-				before, after := heldIdentity(*pre, e.Slot), heldIdentity(*post, e.Slot)
+				before, after := heldIdentity(pre, e.Slot), heldIdentity(post, e.Slot)
 				if pre.Slots[e.Slot].Incarnation != post.Slots[e.Slot].Incarnation {
 					before = after // a restart: the old incarnation sends nothing more
 				}
@@ -150,13 +150,13 @@ var fencedMeansStop = Property{
 
 // keptFenced says how slot e.Slot kept an identity a fencing answer took away, or "".
 func keptFenced(pre *spec.World, ev []spec.Event, post *spec.World, e spec.ReceiveEvent) string {
-	sent, ok := fencedIdentity(*pre, e)
-	if !ok || sent != heldIdentity(*pre, e.Slot) {
+	sent, ok := fencedIdentity(pre, e)
+	if !ok || sent != heldIdentity(pre, e.Slot) {
 		return "" // not a fencing answer, or a stale one
 	}
 	i := e.Slot
 	stopped := !post.Live(i) || post.Slots[i].Incarnation != pre.Slots[i].Incarnation
-	if !stopped && heldIdentity(*post, i) == sent && !franzGoCommitRejoin(*pre, e, *post) && !librdkafkaCommitWhileRebalancing(*pre, e) {
+	if !stopped && heldIdentity(post, i) == sent && !franzGoCommitRejoin(pre, e, post) && !librdkafkaCommitWhileRebalancing(pre, e) {
 		return fmt.Sprintf("%s is told %s for its %s under %s, and keeps that identity", e.Name, e.Response.Code(), kindName(e.Response), sent)
 	}
 	for _, x := range ev {
@@ -174,7 +174,7 @@ func keptFenced(pre *spec.World, ev []spec.Event, post *spec.World, e spec.Recei
 // it rejoin at once keeping its identity (commitHasFatalMemberError → g.rejoin; the
 // JoinGroup's answer then resets it), and FENCED_INSTANCE_ID only fails the commit (its
 // heartbeat's answer stops it, judged there). consumer.CommitFranzGo.
-func franzGoCommitRejoin(pre spec.World, e spec.ReceiveEvent, post spec.World) bool {
+func franzGoCommitRejoin(pre *spec.World, e spec.ReceiveEvent, post *spec.World) bool {
 	if _, ok := e.Response.(impl.OffsetCommitResponse); !ok || !pre.Config().Commits || pre.Config().CommitPolicy != consumer.CommitFranzGo {
 		return false
 	}
@@ -188,7 +188,7 @@ func franzGoCommitRejoin(pre spec.World, e spec.ReceiveEvent, post spec.World) b
 // id can be received soon after this error" (confluentinc/librdkafka src/rdkafka_cgrp.c).
 // Java resets the generation there (KAFKA.md §1.11); the difference is the finding
 // traces/scenarios/librdkafka-commit-illegal-generation.trace. consumer.CommitLibrdkafka.
-func librdkafkaCommitWhileRebalancing(pre spec.World, e spec.ReceiveEvent) bool {
+func librdkafkaCommitWhileRebalancing(pre *spec.World, e spec.ReceiveEvent) bool {
 	c := pre.Config()
 	if _, ok := e.Response.(impl.OffsetCommitResponse); !ok || !c.Commits || c.CommitPolicy != consumer.CommitLibrdkafka {
 		return false
@@ -200,7 +200,7 @@ func librdkafkaCommitWhileRebalancing(pre spec.World, e spec.ReceiveEvent) bool 
 // fencedIdentity is the identity the request answered by a fencing response was sent under,
 // read from the client's in-flight marker before the step; false when the response is no
 // fencing answer.
-func fencedIdentity(pre spec.World, e spec.ReceiveEvent) (identity, bool) {
+func fencedIdentity(pre *spec.World, e spec.ReceiveEvent) (identity, bool) {
 	s := pre.Slots[e.Slot]
 	code := e.Response.Code()
 	if pre.Config().ConsumerProtocol {

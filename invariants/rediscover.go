@@ -36,9 +36,9 @@ var rediscoverWhenTold = Property{
 			told, code := toldMoved(ev, i)
 			switch {
 			case a.Stale && told:
-				return fmt.Sprintf("%s is told %s on its stale connection and keeps it", name(*pre, i), code)
+				return fmt.Sprintf("%s is told %s on its stale connection and keeps it", name(pre, i), code)
 			case !a.Stale && !told:
-				return fmt.Sprintf("%s gives its connection to the coordinator up on %s, which says nothing of a move", name(*pre, i), code)
+				return fmt.Sprintf("%s gives its connection to the coordinator up on %s, which says nothing of a move", name(pre, i), code)
 			}
 		}
 		return ""

@@ -34,7 +34,7 @@ func TestRediscoverWhenTold(t *testing.T) {
 		if got := rediscoverWhenTold.Step(&pre, ev, &kept); !strings.Contains(got, "on its stale connection and keeps it") {
 			t.Errorf("%s: kept: %q", c.Name, got)
 		}
-		calm := []spec.Event{spec.ReceiveEvent{Slot: i, Name: name(pre, i), Response: impl.HeartbeatResponse{}}}
+		calm := []spec.Event{spec.ReceiveEvent{Slot: i, Name: name(&pre, i), Response: impl.HeartbeatResponse{}}}
 		if got := rediscoverWhenTold.Step(&pre, calm, &post); !strings.Contains(got, "up on NONE, which says nothing of a move") {
 			t.Errorf("%s: given up on NONE: %q", c.Name, got)
 		}

@@ -72,7 +72,7 @@ func (r *Reduced) invisible(w *spec.World, ev []spec.Event, n *spec.World, i int
 			return false
 		}
 	}
-	if !sameObserved(*w, *n, i) {
+	if !sameObserved(w, n, i) {
 		return false
 	}
 	for _, p := range r.props {
@@ -87,7 +87,7 @@ func (r *Reduced) invisible(w *spec.World, ev []spec.Event, n *spec.World, i int
 // and to the step properties of other slots' steps: its process, liveness, incarnation,
 // subscription, what it owns, its member id, generation or epoch, and its client's state
 // (the converged properties).
-func sameObserved(w, n spec.World, i int) bool {
+func sameObserved(w, n *spec.World, i int) bool {
 	a, b := w.Slots[i], n.Slots[i]
 	if a.Process != b.Process || a.Incarnation != b.Incarnation || a.Alt != b.Alt ||
 		w.Live(i) != n.Live(i) || !w.Owned(i).Equal(n.Owned(i)) || w.MemberIDOf(i) != n.MemberIDOf(i) {

@@ -45,12 +45,12 @@ var rejoinCause = Property{
 			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
 			if b.FollowupDue && !a.FollowupDue && !received[impl.SyncGroupResponse](ev, i) {
 				if why := followupMisplaced(b, a); why != "" {
-					return fmt.Sprintf("%s carries its follow-up rebalance out %s", name(*pre, i), why)
+					return fmt.Sprintf("%s carries its follow-up rebalance out %s", name(pre, i), why)
 				}
 				continue
 			}
 			if !b.RejoinNeeded && a.RejoinNeeded && !rejoinCaused(b, a, ev, i) {
-				return fmt.Sprintf("%s (%s, %q gen %d) decides to rejoin without a cause", name(*pre, i), b.Status, b.Gen.MemberID, b.Gen.ID)
+				return fmt.Sprintf("%s (%s, %q gen %d) decides to rejoin without a cause", name(pre, i), b.Status, b.Gen.MemberID, b.Gen.ID)
 			}
 		}
 		return ""

@@ -11,11 +11,11 @@ import (
 
 func TestStableScriptConverges(t *testing.T) {
 	ws := walk(t, config(t, twoMembers), stableScript...)
-	if w := ws[len(ws)-1]; !Converged(w) {
+	if w := ws[len(ws)-1]; !Converged(&w) {
 		t.Fatalf("script does not converge:\n%s", w)
 	}
 	for i, w := range ws[:len(ws)-1] {
-		if Converged(w) {
+		if Converged(&w) {
 			t.Errorf("world %d converged before the round completed:\n%s", i, w)
 		}
 	}
@@ -148,7 +148,7 @@ func TestStatePropertiesBite(t *testing.T) {
 	lopsided := ownSlots(stable)
 	lopsided.Slots[0].Client.OwnedPartitions = impl.NewPartitionSet(impl.TP("t", 0), impl.TP("t", 1))
 	lopsided.Slots[1].Client.OwnedPartitions = impl.PartitionSet{}
-	if !Converged(lopsided) {
+	if !Converged(&lopsided) {
 		t.Fatalf("the lopsided world should be converged:\n%s", lopsided)
 	}
 	if why := p.State(&stable); why != "" {

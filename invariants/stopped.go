@@ -39,7 +39,7 @@ var stoppedStaysStopped = Property{
 			if pre.Slots[i].Incarnation != post.Slots[i].Incarnation {
 				continue
 			}
-			if why := closedHoldsNothing(*post, i); why != "" {
+			if why := closedHoldsNothing(post, i); why != "" {
 				return why
 			}
 			b, a := *pre.Slots[i].Client, *post.Slots[i].Client
@@ -48,7 +48,7 @@ var stoppedStaysStopped = Property{
 				continue
 			}
 			if what := stoppedChange(b, a); what != "" {
-				return fmt.Sprintf("%s stopped (%s) and its %s changes afterwards", name(*pre, i), stopCause(b), what)
+				return fmt.Sprintf("%s stopped (%s) and its %s changes afterwards", name(pre, i), stopCause(b), what)
 			}
 			for _, e := range ev {
 				switch e := e.(type) {
@@ -94,7 +94,7 @@ func stoppedChange(b, a consumer.Consumer) string {
 // closedHoldsNothing says what slot i's closed client still holds, or "". A failed client may
 // keep its identity until the application closes it, but has no part in a round either: the
 // assignment a failed leader was computing is never sent.
-func closedHoldsNothing(w spec.World, i int) string {
+func closedHoldsNothing(w *spec.World, i int) string {
 	c := w.Slots[i].Client
 	if w.Slots[i].Process != spec.Closed {
 		if c.FatalError != impl.None && c.AwaitingAssignment {
