@@ -12,7 +12,8 @@ import (
 // TestCompactSameReports: exploring by packed worlds (Check) gives the report of exploring
 // the worlds themselves — counts, levels, coverage, verdicts, and paths world for world — on
 // every preset and every mutant's world with its fault, plain and under symmetry. Presets are
-// cut at 20,000 states (a deterministic cut) unless GROUPCHECK_LONG is set.
+// cut at 20,000 states (a deterministic cut) unless GROUPCHECK_LONG is set, and then the
+// three-member worlds with a crash at a million.
 func TestCompactSameReports(t *testing.T) {
 	bound := int64(20_000)
 	if long() {
@@ -29,7 +30,14 @@ func TestCompactSameReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		worlds = append(worlds, world{p.Name, c, bound})
+		b := bound
+		if b == 0 && len(c.Members) > 2 && c.Budget.Crashes > 0 {
+			// The three-member worlds with a crash: cooperative-three never ends here, and the
+			// plain search keeps whole worlds (kip848-three would take 12 GB); a million
+			// states compare the two searches as well.
+			b = 1_000_000
+		}
+		worlds = append(worlds, world{p.Name, c, b})
 	}
 	for _, m := range Mutants {
 		if m.World == "" {
