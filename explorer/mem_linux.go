@@ -136,8 +136,11 @@ func peakResidentBytes() uint64 {
 		if !ok {
 			continue
 		}
-		kb = bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(kb), []byte("kB")))
-		n, err := strconv.ParseUint(string(kb), 10, 64)
+		f := bytes.Fields(kb) // "1234", "kB"
+		if len(f) == 0 {
+			return 0
+		}
+		n, err := strconv.ParseUint(string(f[0]), 10, 64)
 		if err != nil {
 			return 0
 		}

@@ -232,7 +232,6 @@ func TestPeakResidentOutlivesTheSet(t *testing.T) {
 	}
 	during := explorer.ResidentBytes()
 	runtime.KeepAlive(b)
-	b = nil
 	debug.FreeOSMemory()
 	peak, now := explorer.PeakResidentBytes(), explorer.ResidentBytes()
 	if now >= size {

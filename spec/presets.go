@@ -18,6 +18,18 @@ func (p Preset) Config() (Config, error) {
 	return ParseConfigString(p.Name, "name "+p.Name+"\n"+p.Text)
 }
 
+// threeCooperative is the classic three-member world of cooperative-three and
+// cooperative-three-crash: a and b running, c starting later, three partitions.
+const threeCooperative = `protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 3
+member a topics=t
+member b topics=t
+member c topics=t absent
+`
+
 // DefaultPreset is what `groupcheck explore` runs with no flags.
 const DefaultPreset = "cooperative-kafka"
 
@@ -145,28 +157,8 @@ member b topics=t version=1 assignors=range protocol=eager
 member c topics=t version=1 assignors=range protocol=eager absent
 budget joins=1
 `},
-	{"cooperative-three", "three shipped cooperative-sticky members: a third joins, a crash, a session timeout; three partitions", `
-protocol cooperative
-consumer kafka
-coordinator kafka
-assignor cooperative-sticky
-topic t 3
-member a topics=t
-member b topics=t
-member c topics=t absent
-budget joins=1 crashes=1 session-timeouts=1
-`},
-	{"cooperative-three-crash", "three shipped cooperative-sticky members: a third joins and a crash, no session timeout; three partitions (the largest classic three-member world exhausted here)", `
-protocol cooperative
-consumer kafka
-coordinator kafka
-assignor cooperative-sticky
-topic t 3
-member a topics=t
-member b topics=t
-member c topics=t absent
-budget joins=1 crashes=1
-`},
+	{"cooperative-three", "three shipped cooperative-sticky members: a third joins, a crash, a session timeout; three partitions", threeCooperative + "budget joins=1 crashes=1 session-timeouts=1\n"},
+	{"cooperative-three-crash", "three shipped cooperative-sticky members: a third joins and a crash, no session timeout; three partitions (the largest classic three-member world exhausted here)", threeCooperative + "budget joins=1 crashes=1\n"},
 	{"kip848-kafka", "KIP-848 as Apache Kafka ships it (KAFKA.md §3): a crash and a session timeout; commits", `
 protocol consumer
 consumer kafka
