@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,15 +89,7 @@ func TestBrowser(t *testing.T) {
 	tr, res := loadTrace(t, "../traces/golden/eager-keeps-owned-list-exclusive-ownership.trace")
 	trace := filepath.Join(dir, "trace.html")
 	writeFile(t, trace, func(b *bytes.Buffer) error { return WriteTrace(b, tr, res) })
-	f, err := os.Open("testdata/late-commit-cooperative.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := history.Read(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := lateCommit(t)
 	hist := filepath.Join(dir, "history.html")
 	writeFile(t, hist, func(b *bytes.Buffer) error {
 		return Write(b, HistoryPage("late-commit", h, oracle.Check(h, oracle.Options{}), ""))
@@ -137,6 +130,22 @@ func TestBrowser(t *testing.T) {
 	}
 }
 
+// lateCommit is the history of a client that commits a partition after giving it up, which
+// commit-from-owner catches.
+func lateCommit(t *testing.T) history.History {
+	t.Helper()
+	f, err := os.Open("testdata/late-commit-cooperative.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h, err := history.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
 func writeFile(t *testing.T, path string, write func(*bytes.Buffer) error) {
 	t.Helper()
 	var b bytes.Buffer
@@ -169,4 +178,79 @@ func colours(t *testing.T, path string) int {
 		}
 	}
 	return len(seen)
+}
+
+// layoutProbe is appended to a page under test: it opens every step's detail at once and
+// writes on the root element where the first timeline's heading ends against the window's
+// height, and which elements of a step's detail are wider than their box (scrollWidth past
+// clientWidth: the reader would scroll sideways to read them).
+const layoutProbe = `<script>//<![CDATA[
+(function () {
+  var root = document.documentElement;
+  var details = document.querySelectorAll(".stepdetail");
+  for (var i = 0; i < details.length; i++) { details[i].removeAttribute("hidden"); }
+  var wide = [];
+  var els = document.querySelectorAll(".stepdetail, .stepdetail *");
+  for (var j = 0; j < els.length; j++) {
+    var e = els[j];
+    if (e.scrollWidth > e.clientWidth + 1 && !(e instanceof SVGElement)) {
+      var d = e.closest(".stepdetail");
+      wide.push(d.closest(".timeline").id + " step " + d.getAttribute("data-step") + " " + e.tagName.toLowerCase() + "." + e.className + " " + e.scrollWidth + " px in " + e.clientWidth);
+    }
+  }
+  root.setAttribute("data-probe-wide", String(wide.length));
+  root.setAttribute("data-probe-wide-first", wide.slice(0, 3).join("; "));
+  var h = document.querySelector("section.timeline h2");
+  root.setAttribute("data-probe-heading", h ? String(Math.ceil(h.getBoundingClientRect().bottom)) : "none");
+  root.setAttribute("data-probe-window", window.innerWidth + "x" + window.innerHeight);
+})();
+//]]></script>`
+
+// TestBrowserLayout opens a run's page (shaped as explore's of the default world), a trace's
+// and a history's in headless Chromium at 1400x900, as a reader's screen: the first
+// counterexample's heading must end within the window's inner height (757 px of the 900 in
+// Debian's Chromium 156, headless: the first screen), and no step's detail may be wider than
+// the page (every detail opened at once, each measured).
+func TestBrowserLayout(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	tr, res := loadTrace(t, "../traces/golden/eager-keeps-owned-list-exclusive-ownership.trace")
+	h := lateCommit(t)
+	for _, tc := range []struct {
+		name string
+		page *Page
+	}{
+		{"run", runPage(t)},
+		{"trace", TracePage(tr, res)},
+		{"history", HistoryPage("late-commit", h, oracle.Check(h, oracle.Options{}), "")},
+	} {
+		file := filepath.Join(dir, tc.name+".html")
+		writeFile(t, file, func(b *bytes.Buffer) error {
+			if err := Write(b, tc.page); err != nil {
+				return err
+			}
+			probed := strings.Replace(b.String(), "</body>", layoutProbe+"\n</body>", 1)
+			b.Reset()
+			b.WriteString(probed)
+			return nil
+		})
+		dom, log := headless(t, bin, "--window-size=1400,900", "--dump-dom", "file://"+file)
+		if errs := consoleErrors(log); len(errs) > 0 {
+			t.Errorf("%s: script errors:\n%s", tc.name, strings.Join(errs, "\n"))
+		}
+		var w, ht int
+		if _, err := fmt.Sscanf(attr(dom, "data-probe-window"), "%dx%d", &w, &ht); err != nil || w < 1300 {
+			t.Fatalf("%s: the probe did not run, or the window is %q, not 1400 wide", tc.name, attr(dom, "data-probe-window"))
+		}
+		bottom, err := strconv.Atoi(attr(dom, "data-probe-heading"))
+		if err != nil {
+			t.Errorf("%s: no timeline heading found (%q)", tc.name, attr(dom, "data-probe-heading"))
+		} else if bottom > ht {
+			t.Errorf("%s: the first counterexample's heading ends %d px down, below the first screen (%d px)", tc.name, bottom, ht)
+		}
+		if n := attr(dom, "data-probe-wide"); n != "0" {
+			t.Errorf("%s: %s elements of the step details are wider than the page at 1400 px: %s", tc.name, n, attr(dom, "data-probe-wide-first"))
+		}
+		t.Logf("%s: window %dx%d, first heading ends at %d px", tc.name, w, ht, bottom)
+	}
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 )
 
 // Page is one run's report: what was run, how far it got, the verdicts, the charts and the
-// counterexamples. The commands fill it (cmd/groupcheck); Write renders it.
+// counterexamples. The commands fill it (cmd/groupcheck); Write renders it, the answer first:
+// the summary, the counterexamples, then the verdict table and the charts.
 type Page struct {
 	Title   string
 	Command string // the command line that made it, for the reader to run again
@@ -87,9 +89,15 @@ func Write(w io.Writer, p *Page) error {
 		}
 		ids[tl.ID] = true
 	}
+	heads := p.headings()
+	// What fails the run is read first; the expected violations follow, in the run's order.
+	order := slices.Clone(p.Timelines)
+	slices.SortStableFunc(order, func(a, b *Timeline) int { return heads[a.ID].rank() - heads[b.ID].rank() })
 	return tmpl.Execute(w, struct {
 		*Page
-		CSS    template.CSS
-		Script template.JS
-	}{p, template.CSS(css), template.JS(script)})
+		Timelines []*Timeline
+		Headings  map[string]Heading
+		CSS       template.CSS
+		Script    template.JS
+	}{p, order, heads, template.CSS(css), template.JS(script)})
 }

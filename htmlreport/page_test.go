@@ -281,15 +281,7 @@ func TestOverlapIsRed(t *testing.T) {
 // partition the callbacks hand out, the finding's events marked, and ownership that follows
 // the callbacks: broken gives t1-2 up when its revoke ends, before its late commit begins.
 func TestHistoryPage(t *testing.T) {
-	f, err := os.Open("testdata/late-commit-cooperative.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := history.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := lateCommit(t)
 	r := oracle.Check(h, oracle.Options{})
 	if len(r.Violations) == 0 {
 		t.Fatal("the late-commit history holds: the fixture changed")

@@ -40,8 +40,9 @@ func commandLine(cmd string, args []string) string {
 	return strings.Join(append([]string{"groupcheck", cmd}, args...), " ")
 }
 
-// page is explore's report as a page: the header, the verdicts, coverage, the states per
-// depth and the rounds figures as charts, and a timeline per counterexample.
+// page is explore's report as a page: the header, a timeline per counterexample (its
+// property's explanation first), the verdicts, and coverage, the states per depth and the
+// rounds figures as charts.
 func (r *report) page(cmd string) *htmlreport.Page {
 	p := &htmlreport.Page{Title: "groupcheck explore: " + r.Config, Command: cmd, World: r.cfg.Format(),
 		Verdict: "exhaustive: every reachable state was explored"}

@@ -22,7 +22,8 @@ func readPage(t *testing.T, path string) string {
 }
 
 // TestExploreHTML: explore --html FILE writes the run's page beside its usual output: the
-// verdicts, a timeline per counterexample, the coverage chart.
+// summary, a timeline per counterexample headed by what it violates, then the verdicts and the
+// coverage chart.
 func TestExploreHTML(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "run.html")
 	code, out, errs := runCLI(t, "explore", "--config", writeConfig(t, buggy), "--html", page)
@@ -34,10 +35,17 @@ func TestExploreHTML(t *testing.T) {
 		t.Errorf("a counterexample's timeline says it does not replay")
 	}
 	for _, want := range []string{"groupcheck explore: world.conf", "exhaustive: every reachable state was explored",
-		`<a href="#tl1">exclusive-ownership</a>`, `<section class="timeline" id="tl1"`, "Coverage: transitions taken", `data-lane="coord"`, `data-partition="t-1"`} {
+		`<a href="#tl1">exclusive-ownership</a>`, `<section class="timeline" id="tl1"`, "Coverage: transitions taken", `data-lane="coord"`, `data-partition="t-1"`,
+		`<span class="n violated">5 violated</span>`, `<h2 class="cxhead">exclusive-ownership <span class="tag violated">violated</span></h2>`,
+		`<h2 class="cxhead">no-orphan-member <span class="tag expected">violated, expected here</span><span class="why">`} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the page lacks %q", want)
 		}
+	}
+	// eager-joins-empty is found after no-orphan-member, but fails the run: it is shown first.
+	tl, last, zombie := strings.Index(s, `id="tl1"`), strings.Index(s, `<h2 class="cxhead">eager-joins-empty`), strings.Index(s, `<h2 class="cxhead">no-orphan-member`)
+	if v, c := strings.Index(s, `id="verdicts"`), strings.Index(s, `id="charts"`); !(tl < last && last < zombie && zombie < v && v < c) {
+		t.Errorf("the first counterexample is at byte %d, the last failing one at %d, the expected one at %d, the verdicts at %d, the figures at %d: want them in that order", tl, last, zombie, v, c)
 	}
 }
 
