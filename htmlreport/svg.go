@@ -25,6 +25,9 @@ func (tl *Timeline) svg() template.HTML {
 	cols := len(tl.Steps) + 1
 	x := tl.xs(cols)
 	width := int(x[cols-1]) + colW + 16
+	if tl.Dead {
+		width += 64 // "■ dead end" is drawn past the last column
+	}
 	lanesBottom := axisH + len(tl.Lanes)*laneH
 	height := lanesBottom + bandGap + len(tl.Bands)*bandH + 8
 	var b strings.Builder
