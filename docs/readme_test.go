@@ -1,0 +1,97 @@
+// Package docs_test keeps the README honest: its samples are files in docs/examples, and this
+// test checks that the README quotes them verbatim, that the config is a valid world whose
+// explored states break nothing, that the history is judged as the README says, and that the
+// README stays a few screens long.
+package docs_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+const (
+	readmePath   = "../README.md"
+	configPath   = "examples/three-cooperative.conf"
+	historyPath  = "examples/history.jsonl"
+	maxReadme    = 300  // lines: the README is a few screens; results live in docs/
+	boundedRun   = 3000 // states: enough to step through both rounds' first moves, fast
+	wantProperty = oracle.CommitFromOwner
+)
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestReadmeIsShort(t *testing.T) {
+	if n := strings.Count(read(t, readmePath), "\n"); n > maxReadme {
+		t.Errorf("README.md has %d lines, more than %d: move detail to docs/", n, maxReadme)
+	}
+}
+
+func TestReadmeQuotesItsSamples(t *testing.T) {
+	readme := read(t, readmePath)
+	for _, path := range []string{configPath, historyPath} {
+		if !strings.Contains(readme, read(t, path)) {
+			t.Errorf("README.md does not contain docs/%s verbatim: copy the file into its code block", path)
+		}
+	}
+}
+
+// The README's world: three cooperative-sticky members, c joins. A bounded run must find no
+// violation among the states it explores (the README gives the exhaustive run's figures).
+func TestReadmeConfigExplores(t *testing.T) {
+	f, err := os.Open(configPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, err := spec.ParseConfig(configPath, f)
+	if err != nil {
+		t.Fatalf("the README's config does not parse: %v", err)
+	}
+	if cfg.Name != "three-cooperative" || len(cfg.Members) != 3 {
+		t.Fatalf("config %q with %d members, want three-cooperative with 3", cfg.Name, len(cfg.Members))
+	}
+	m := invariants.NewModel(cfg)
+	r := invariants.Check(m, cfg, m.Properties(), explorer.Options{MaxStates: boundedRun})
+	if r.Distinct != boundedRun || r.Exhaustive {
+		t.Fatalf("bounded run: %d states, exhaustive %v; want %d, bounded", r.Distinct, r.Exhaustive, boundedRun)
+	}
+	for _, p := range r.Properties {
+		if p.Status == explorer.Violated {
+			t.Errorf("%s violated in the README's world, which the README says holds everything", p.Name)
+		}
+	}
+}
+
+// The README's history: a commits t-1 after revoking it and b owns it. The README says the
+// check fails with exactly one violation, commit-from-owner, and no zombie.
+func TestReadmeHistoryJudged(t *testing.T) {
+	f, err := os.Open(historyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := oracle.CheckReader(f, oracle.Options{})
+	if err != nil {
+		t.Fatalf("the README's history is refused: %v", err)
+	}
+	if r.OK() || len(r.Violations) != 1 || len(r.Zombies) != 0 {
+		t.Fatalf("got ok=%v, %d violations, %d zombies; the README says one violation, no zombie:\n%s",
+			r.OK(), len(r.Violations), len(r.Zombies), r)
+	}
+	if v := r.Violations[0]; v.Property != wantProperty || !strings.Contains(v.Message, "seq 9") {
+		t.Errorf("violation %s: %s; the README says %s at seq 9", v.Property, v.Message, wantProperty)
+	}
+}
