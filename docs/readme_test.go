@@ -41,11 +41,29 @@ func TestReadmeIsShort(t *testing.T) {
 	}
 }
 
-func TestReadmeQuotesItsSamples(t *testing.T) {
-	readme := read(t, readmePath)
-	for _, path := range []string{configPath, historyPath} {
-		if !strings.Contains(readme, read(t, path)) {
-			t.Errorf("README.md does not contain docs/%s verbatim: copy the file into its code block", path)
+// Each document quotes its samples verbatim, so that what a reader copies is what is tested.
+func TestDocsQuoteTheirSamples(t *testing.T) {
+	for _, q := range []struct{ doc, sample string }{
+		{readmePath, configPath},
+		{readmePath, historyPath},
+		{"config.md", "examples/kitchen-sink.conf"},
+		{"config.md", "examples/kip848.conf"},
+	} {
+		if !strings.Contains(read(t, q.doc), read(t, q.sample)) {
+			t.Errorf("%s does not contain docs/%s verbatim: copy the file into its code block", q.doc, q.sample)
+		}
+	}
+}
+
+// Every example config is a valid world.
+func TestExampleConfigsParse(t *testing.T) {
+	paths, err := filepath.Glob("examples/*.conf")
+	if err != nil || len(paths) < 3 {
+		t.Fatalf("examples/*.conf: %v, %d files", err, len(paths))
+	}
+	for _, path := range paths {
+		if _, err := spec.ParseConfigString(path, read(t, path)); err != nil {
+			t.Errorf("%v", err)
 		}
 	}
 }
@@ -116,7 +134,7 @@ var writtenElsewhere = map[string]bool{
 }
 
 var (
-	mdLink  = regexp.MustCompile(`\]\(([^)#\s]+)(#[^)\s]*)?\)`)
+	mdLink  = regexp.MustCompile(`\]\(([^)#\s]*)(#[^)\s]*)?\)`)
 	heading = regexp.MustCompile(`(?m)^#+ (.+)$`)
 	notSlug = regexp.MustCompile(`[^a-z0-9 -]`)
 )
@@ -132,23 +150,33 @@ func anchors(text string) map[string]bool {
 	return a
 }
 
-// Every relative link of the README names a file of the repository, and every anchor a
-// heading of that file.
-func TestReadmeLinksResolve(t *testing.T) {
-	for _, m := range mdLink.FindAllStringSubmatch(read(t, readmePath), -1) {
-		target, anchor := m[1], m[2]
-		if strings.Contains(target, "://") {
-			continue
-		}
-		text, err := os.ReadFile(filepath.Join("..", target))
-		if err != nil {
-			if !writtenElsewhere[target] {
-				t.Errorf("README links to %s, which does not exist", target)
+// Every relative link of the README and of the documents in docs/ names a file of the
+// repository, and every anchor a heading of that file.
+func TestDocLinksResolve(t *testing.T) {
+	docs, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range append([]string{readmePath}, docs...) {
+		for _, m := range mdLink.FindAllStringSubmatch(read(t, doc), -1) {
+			target, anchor := m[1], m[2]
+			if strings.Contains(target, "://") {
+				continue
 			}
-			continue
-		}
-		if anchor != "" && !anchors(string(text))[anchor] {
-			t.Errorf("README links to %s%s: no such heading in %s", target, anchor, target)
+			path := doc // a bare anchor names a heading of the document itself
+			if target != "" {
+				path = filepath.Join(filepath.Dir(doc), target) // relative to the docs/ directory
+			}
+			text, err := os.ReadFile(path)
+			if err != nil {
+				if !writtenElsewhere[filepath.ToSlash(filepath.Join("docs", path))] {
+					t.Errorf("%s links to %s, which does not exist", doc, target)
+				}
+				continue
+			}
+			if anchor != "" && !anchors(string(text))[anchor] {
+				t.Errorf("%s links to %s%s: no such heading in %s", doc, target, anchor, target)
+			}
 		}
 	}
 }
