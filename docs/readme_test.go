@@ -1,7 +1,8 @@
-// Package docs_test keeps the README honest: its samples are files in docs/examples, and this
-// test checks that the README quotes them verbatim, that the config is a valid world whose
-// explored states break nothing, that the history is judged as the README says, and that the
-// README stays a few screens long.
+// The README and the documents in docs/ are tested like code: their samples are files in
+// docs/examples that the documents quote verbatim, the README's config is a valid world whose
+// explored states break nothing, its history is judged as the README says, every link, anchor
+// and named file exists, and the README stays a few screens long.
+
 package docs_test
 
 import (
@@ -137,6 +138,8 @@ var (
 	mdLink  = regexp.MustCompile(`\]\(([^)#\s]*)(#[^)\s]*)?\)`)
 	heading = regexp.MustCompile(`(?m)^#+ (.+)$`)
 	notSlug = regexp.MustCompile(`[^a-z0-9 -]`)
+	// a repository path in code quotes: a directory, a slash, a file name with an extension
+	repoPath = regexp.MustCompile("`((?:docs|traces|spec|simulate|mutate|oracle|conformance|deploy|invariants|explorer|impl|cmd|htmlreport)/[^`\\s*{}<>]+\\.(?:trace|jsonl|conf|json|go|md|txt))`")
 )
 
 // anchors are the GitHub anchors of a markdown file's headings: lower case, punctuation
@@ -176,6 +179,22 @@ func TestDocLinksResolve(t *testing.T) {
 			}
 			if anchor != "" && !anchors(string(text))[anchor] {
 				t.Errorf("%s links to %s%s: no such heading in %s", doc, target, anchor, target)
+			}
+		}
+	}
+}
+
+// Every file the documents name by its path in code quotes exists (globs and placeholders
+// aside), so that a reader who follows a replay command or a fixture finds it.
+func TestDocPathsExist(t *testing.T) {
+	docs, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, doc := range append([]string{readmePath}, docs...) {
+		for _, m := range repoPath.FindAllStringSubmatch(read(t, doc), -1) {
+			if _, err := os.Stat(filepath.Join("..", m[1])); err != nil && !writtenElsewhere[m[1]] {
+				t.Errorf("%s names %s, which does not exist", doc, m[1])
 			}
 		}
 	}
