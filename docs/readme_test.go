@@ -137,18 +137,22 @@ var writtenElsewhere = map[string]bool{
 var (
 	mdLink  = regexp.MustCompile(`\]\(([^)#\s]*)(#[^)\s]*)?\)`)
 	heading = regexp.MustCompile(`(?m)^#+ (.+)$`)
+	htmlID  = regexp.MustCompile(`<a\s+(?:id|name)="([^"]+)"`)
 	notSlug = regexp.MustCompile(`[^a-z0-9 -]`)
 	// a repository path in code quotes: a directory, a slash, a file name with an extension
 	repoPath = regexp.MustCompile("`((?:docs|traces|spec|simulate|mutate|oracle|conformance|deploy|invariants|explorer|impl|cmd|htmlreport)/[^`\\s*{}<>]+\\.(?:trace|jsonl|conf|json|go|md|txt))`")
 )
 
-// anchors are the GitHub anchors of a markdown file's headings: lower case, punctuation
-// dropped, spaces as hyphens.
+// anchors are the GitHub anchors of a markdown file: its headings' (lower case, punctuation
+// dropped, spaces as hyphens) and its explicit <a id="..."> ones.
 func anchors(text string) map[string]bool {
 	a := map[string]bool{}
 	for _, m := range heading.FindAllStringSubmatch(text, -1) {
 		slug := notSlug.ReplaceAllString(strings.ToLower(strings.TrimSpace(m[1])), "")
 		a["#"+strings.ReplaceAll(slug, " ", "-")] = true
+	}
+	for _, m := range htmlID.FindAllStringSubmatch(text, -1) {
+		a["#"+m[1]] = true
 	}
 	return a
 }
