@@ -159,14 +159,20 @@ func anchors(text string) map[string]bool {
 	return a
 }
 
-// Every relative link of the README and of the documents in docs/ names a file of the
-// repository, and every anchor a heading of that file.
-func TestDocLinksResolve(t *testing.T) {
+// documents are the README and every markdown file in docs/, as paths from docs/.
+func documents(t *testing.T) []string {
+	t.Helper()
 	docs, err := filepath.Glob("*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, doc := range append([]string{readmePath}, docs...) {
+	return append([]string{readmePath}, docs...)
+}
+
+// Every relative link of the README and of the documents in docs/ names a file of the
+// repository, and every anchor a heading of that file.
+func TestDocLinksResolve(t *testing.T) {
+	for _, doc := range documents(t) {
 		for _, m := range mdLink.FindAllStringSubmatch(read(t, doc), -1) {
 			target, anchor := m[1], m[2]
 			if strings.Contains(target, "://") {
@@ -193,11 +199,7 @@ func TestDocLinksResolve(t *testing.T) {
 // Every file the documents name by its path in code quotes exists (globs and placeholders
 // aside), so that a reader who follows a replay command or a fixture finds it.
 func TestDocPathsExist(t *testing.T) {
-	docs, err := filepath.Glob("*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, doc := range append([]string{readmePath}, docs...) {
+	for _, doc := range documents(t) {
 		for _, m := range repoPath.FindAllStringSubmatch(read(t, doc), -1) {
 			if _, err := os.Stat(filepath.Join("..", m[1])); err != nil && !writtenElsewhere[m[1]] {
 				t.Errorf("%s names %s, which does not exist", doc, m[1])
