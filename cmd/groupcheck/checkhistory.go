@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,15 +22,14 @@ var stdin io.Reader = os.Stdin
 // do not fail it), 1 on a violation, 2 on a malformed file (the error names the line) or bad
 // usage.
 func checkHistory(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check-history", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("check-history", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
 	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
 	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return 2
+		return fs.badFlags(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]]   (FILE - reads standard input)")

@@ -84,10 +84,9 @@ func isTerminal(f *os.File) bool {
 }
 
 func explore(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("explore", stderr)
 	var b bounds
-	b.register(fs)
+	b.register(fs.FlagSet)
 	preset := fs.String("preset", "", "a built-in world (groupcheck presets); default "+spec.DefaultPreset)
 	config := fs.String("config", "", "a world in the config-file format")
 	out := fs.String("out", "", "directory to write counterexamples to")
@@ -99,8 +98,8 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	events := fs.Int("events", 1, "measure the rounds over behaviours of up to K environment events: a first one in a converged group, the others before it converges again (with --liveness)")
 	symmetry := fs.Bool("symmetry", false, "keep one world per orbit under permutations of interchangeable members (exact; see spec.NewSymmetry)")
 	por := fs.Bool("por", false, "partial-order reduction of the safety search: explore only one member's local steps where they are independent of the rest and invisible to every property (see invariants.Reduced)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "groupcheck explore: unexpected argument %q\n", fs.Arg(0))

@@ -5,6 +5,7 @@
 //	                   [--max-memory SIZE] [--spill-frontier SIZE] [--symmetry]
 //	                   [--liveness] [--max-rounds N] [--json] [--out DIR] [--html FILE]
 //	groupcheck presets
+//	groupcheck properties [--write FILE]
 //	groupcheck replay FILE [--rewrite]
 //	groupcheck show FILE [--format text|mermaid|itf|json|html]
 //	groupcheck shrink FILE [--property NAME] [--out FILE]
@@ -42,6 +43,7 @@ func main() {
 const usage = `usage:
   groupcheck explore [--preset NAME | --config FILE] [flags]   explore a world exhaustively
   groupcheck presets                                           list the built-in worlds
+  groupcheck properties [--write FILE]                         the properties checked, by origin (--write: as markdown)
   groupcheck replay FILE [--rewrite]                           re-execute a trace; --rewrite regenerates it
   groupcheck show FILE [--format text|mermaid|itf|json|html]   render a trace (html: one self-contained page)
   groupcheck shrink FILE [--property NAME] [--out FILE]        shrink a trace that is not shortest
@@ -68,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return presets(stdout)
 	case "mutants":
 		return mutants(stdout)
+	case "properties":
+		return propertiesCmd(args[1:], stdout, stderr)
 	case "simulate":
 		return simulateCmd(args[1:], stdout, stderr)
 	case "merge":

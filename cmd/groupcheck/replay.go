@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,7 @@ import (
 
 // parseInterspersed parses flags that may come before or after the positional arguments
 // (`replay FILE --rewrite` as well as `replay --rewrite FILE`).
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterspersed(fs *flags, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -40,12 +39,11 @@ func loadTrace(path string) (*traces.Trace, error) {
 // replay: groupcheck replay FILE [--rewrite]. Exit 0 when the trace replays, 1 on a
 // divergence (the first divergent step and its diff), 2 on a malformed file or bad usage.
 func replay(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("replay", stderr)
 	rewrite := fs.Bool("rewrite", false, "regenerate every expected block from the model and write the file back")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return 2
+		return fs.badFlags(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: groupcheck replay FILE [--rewrite]")
@@ -97,13 +95,12 @@ func rewriteFile(path string, t *traces.Trace, stdout, stderr io.Writer) int {
 // shrink: groupcheck shrink FILE [--property NAME] [--out FILE]. The property defaults to
 // the trace's header property, else the first always-property that fails at its end.
 func shrink(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("shrink", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("shrink", stderr)
 	prop := fs.String("property", "", "the always-property to keep violated (default: the trace's)")
 	out := fs.String("out", "", "write the shrunk trace here instead of stdout")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return 2
+		return fs.badFlags(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: groupcheck shrink FILE [--property NAME] [--out FILE]")

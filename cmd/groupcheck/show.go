@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -22,12 +21,11 @@ var showFormats = map[string]func(io.Writer, *traces.Trace, *traces.Result) erro
 // now; a divergence from the file's expected blocks is reported by the text and JSON formats
 // and does not change the exit status (replay is the check).
 func show(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("show", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("show", stderr)
 	format := fs.String("format", "text", "text, mermaid, itf, json or html (one self-contained page)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return 2
+		return fs.badFlags(err)
 	}
 	render, ok := showFormats[*format]
 	if len(pos) != 1 || !ok {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -47,8 +46,7 @@ type simFinding struct {
 }
 
 func simulateCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("simulate", stderr)
 	preset := fs.String("preset", "", "a built-in world; default "+spec.DefaultPreset)
 	config := fs.String("config", "", "a world in the config-file format")
 	mutant := fs.String("mutant", "", "switch on a named fault")
@@ -59,8 +57,8 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "directory to write each property's first (shrunk) violation to")
 	shardFlag := fs.String("shard", "", "take only shard I/N of the walks (N alone: I from "+jobIndexVar+")")
 	html := fs.String("html", "", "write the run's report as one self-contained HTML page to this file")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	sh, err := parseShard(*shardFlag, os.Getenv)
 	if err != nil {
