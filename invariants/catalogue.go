@@ -1,9 +1,6 @@
 package invariants
 
-import (
-	"cmp"
-	"slices"
-)
+import "slices"
 
 // Entry is one property as the catalogue documents it.
 type Entry struct {
@@ -15,8 +12,8 @@ type Entry struct {
 }
 
 // Catalogue is every property groupcheck checks: the registry (All), then the two liveness
-// properties --liveness decides on the state graph. It is grouped by origin, promises first,
-// and in report order within a group, so that what Kafka promises reads before what one
+// properties --liveness decides on the state graph. It is grouped by origin (Origin.Compare),
+// promises first, and in report order within a group, so that what Kafka promises reads before what one
 // implementation happens to do.
 func Catalogue() []Entry {
 	var out []Entry
@@ -31,6 +28,6 @@ func Catalogue() []Entry {
 		l.Origin, _ = OriginOf(l.Name)
 		out = append(out, l)
 	}
-	slices.SortStableFunc(out, func(a, b Entry) int { return cmp.Compare(a.Origin.Kind, b.Origin.Kind) })
+	slices.SortStableFunc(out, func(a, b Entry) int { return a.Origin.Compare(b.Origin) })
 	return out
 }

@@ -1,6 +1,9 @@
 package invariants
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+)
 
 // OriginKind says why a property is checked, which says what its violation means.
 type OriginKind int
@@ -48,18 +51,19 @@ func (o Origin) String() string {
 	return o.Kind.String()
 }
 
+// Compare orders origins as reports group them: promises, then conformance by
+// implementation, then vacuity guards.
+func (o Origin) Compare(p Origin) int {
+	return cmp.Or(cmp.Compare(o.Kind, p.Kind), cmp.Compare(o.Impl, p.Impl))
+}
+
 // The implementations conformance properties follow, as the catalogue names them.
 const (
-	implBroker        = "Apache Kafka broker, classic group coordinator"
-	implBroker848     = "Apache Kafka broker, KIP-848 group coordinator"
-	implBrokerBoth    = "Apache Kafka broker, both group coordinators"
-	implJava          = "Java consumer, classic protocol"
-	implJava848       = "Java consumer, KIP-848 protocol"
-	implJavaBoth      = "Java consumer, both protocols"
-	implJavaRdkafka   = "Java consumer, librdkafka"
-	implJavaClients   = "Java consumer, librdkafka, franz-go"
-	implKafkaStreams  = "Kafka Streams"
-	implJavaAssignors = "Java consumer's built-in assignors"
+	implBroker      = "the Apache Kafka broker's group coordinator"
+	implJava        = "the Java consumer"
+	implJavaRdkafka = "the Java consumer and librdkafka"
+	implJavaClients = "the Java consumer, librdkafka and franz-go"
+	implStreams     = "Kafka Streams"
 )
 
 var (
@@ -109,14 +113,14 @@ var origins = map[string]Origin{
 	"member-id-required":      conforms(implBroker),
 	"protocol-vote":           conforms(implBroker),
 	"rebalance-cause":         conforms(implBroker),
-	"leave-applied":           conforms(implBrokerBoth),
-	"coordinator-away-answer": conforms(implBrokerBoth),
-	"kip848-epoch-cause":      conforms(implBroker848),
-	"kip848-epoch-checked":    conforms(implBroker848),
-	"kip848-static-unique":    conforms(implBroker848),
-	"kip848-target-stable":    conforms(implBroker848),
-	"kip848-leave-accepted":   conforms(implBroker848),
-	"kip848-target-balanced":  conforms(implBroker848),
+	"leave-applied":           conforms(implBroker),
+	"coordinator-away-answer": conforms(implBroker),
+	"kip848-epoch-cause":      conforms(implBroker),
+	"kip848-epoch-checked":    conforms(implBroker),
+	"kip848-static-unique":    conforms(implBroker),
+	"kip848-target-stable":    conforms(implBroker),
+	"kip848-leave-accepted":   conforms(implBroker),
+	"kip848-target-balanced":  conforms(implBroker),
 
 	// What the clients do.
 	"answers-expected":            conforms(implJava),
@@ -132,17 +136,17 @@ var origins = map[string]Origin{
 	"client-states":               conforms(implJava),
 	"eager-joins-empty":           conforms(implJava),
 	"leader-reads-own-version":    conforms(implJava),
-	"assignor-exact":              conforms(implJavaAssignors),
-	"kip848-requests-valid":       conforms(implJava848),
-	"kip848-no-fatal":             conforms(implJava848),
-	"kip848-listener":             conforms(implJava848),
-	"kip848-leave-sent":           conforms(implJava848),
-	"kip848-commit-before-revoke": conforms(implJava848),
-	"fatal-reported":              conforms(implJavaBoth),
-	"rediscover-when-told":        conforms(implJavaBoth),
+	"assignor-exact":              conforms(implJava),
+	"kip848-requests-valid":       conforms(implJava),
+	"kip848-no-fatal":             conforms(implJava),
+	"kip848-listener":             conforms(implJava),
+	"kip848-leave-sent":           conforms(implJava),
+	"kip848-commit-before-revoke": conforms(implJava),
+	"fatal-reported":              conforms(implJava),
+	"rediscover-when-told":        conforms(implJava),
 	"fenced-means-stop":           conforms(implJavaRdkafka),
 	"commit-reported":             conforms(implJavaClients),
-	"followup-asked":              conforms(implKafkaStreams),
+	"followup-asked":              conforms(implStreams),
 
 	// Guards that the model reaches what the others judge.
 	"converged-reachable":        vacuity,

@@ -43,7 +43,7 @@ func TestOriginKinds(t *testing.T) {
 		{ConvergesName, "promise"},
 		{"join-answer", "conformance: " + implBroker},
 		{"commit-reported", "conformance: " + implJavaClients},
-		{"followup-asked", "conformance: " + implKafkaStreams},
+		{"followup-asked", "conformance: " + implStreams},
 		{"converged-reachable", "vacuity guard"},
 	} {
 		o, _ := OriginOf(tc.name)

@@ -41,7 +41,7 @@ func TestPropertiesPrintsCatalogueByOrigin(t *testing.T) {
 	}
 	for _, want := range []string{
 		"  exclusive-ownership                always     promise\n",
-		"  join-answer                        always     conformance: Apache Kafka broker, classic group coordinator\n",
+		"  join-answer                        always     conformance: the Apache Kafka broker's group coordinator\n",
 		"  converged-reachable                sometimes  vacuity guard\n",
 		"  converges                          eventually promise\n",
 	} {

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/invariants"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// exitUndecided is explore's exit status when the run decided no property: every one is
+// unknown, so the run says nothing about the world (docs/cli.md).
+const exitUndecided = 3
+
+// propertyNames is --property: repeated, or a comma list; empty means every property that
+// applies to the world.
+type propertyNames []string
+
+func (n *propertyNames) String() string { return strings.Join(*n, ",") }
+
+func (n *propertyNames) Set(v string) error {
+	for _, name := range strings.Split(v, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			*n = append(*n, name)
+		}
+	}
+	return nil
+}
+
+var _ flag.Value = (*propertyNames)(nil)
+
+// has says whether a run narrowed to n checks the property name.
+func (n propertyNames) has(name string) bool { return len(n) == 0 || slices.Contains(n, name) }
+
+// liveNames are the properties --liveness decides on the state graph, not in the registry.
+var liveNames = []string{invariants.ConvergesName, invariants.OrphansExpireName}
+
+// chosen is the registry's properties a run of c checks: those that apply, narrowed to n. A
+// name that is no property is an error naming the nearest one; so is a property that does not
+// apply to c, and a liveness property without --liveness (measure).
+func (n propertyNames) chosen(c spec.Config, measure bool) ([]invariants.Property, error) {
+	applies := invariants.For(c)
+	if len(n) == 0 {
+		return applies, nil
+	}
+	var known []string
+	for _, e := range invariants.Catalogue() {
+		known = append(known, e.Name)
+	}
+	var out []invariants.Property
+	for _, name := range n {
+		if slices.Contains(liveNames, name) {
+			if !measure {
+				return nil, fmt.Errorf("--property %s: it is decided by the liveness check: add --liveness", name)
+			}
+			continue
+		}
+		if !slices.Contains(known, name) {
+			msg := fmt.Sprintf("--property %s: no such property", name)
+			if near := nearest(name, known); near != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", near)
+			}
+			return nil, fmt.Errorf("%s; groupcheck properties lists them", msg)
+		}
+		i := slices.IndexFunc(applies, func(p invariants.Property) bool { return p.Name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("--property %s: does not apply to world %s (its config gives it nothing to judge)", name, c.Name)
+		}
+		if !slices.ContainsFunc(out, func(p invariants.Property) bool { return p.Name == name }) {
+			out = append(out, applies[i])
+		}
+	}
+	// In report order, whatever the order of the flags.
+	slices.SortStableFunc(out, func(a, b invariants.Property) int {
+		return slices.IndexFunc(applies, func(p invariants.Property) bool { return p.Name == a.Name }) -
+			slices.IndexFunc(applies, func(p invariants.Property) bool { return p.Name == b.Name })
+	})
+	return out, nil
+}
