@@ -26,6 +26,10 @@ func bench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck bench twophase: --rm %d outside 1..14\n", *rm)
 		return 2
 	}
+	if err := b.validate(fs.FlagSet); err != nil {
+		fmt.Fprintf(stderr, "groupcheck bench twophase: %v\n", err)
+		return 2
+	}
 	stop, err := b.profile()
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck bench: %v\n", err)

@@ -33,12 +33,12 @@ func lineDiff(want, got string) string {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
 			ls = append(ls, line{' ', a[i]})
 			i, j = i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			ls = append(ls, line{'+', b[j]})
-			j++
-		default:
+		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
 			ls = append(ls, line{'-', a[i]})
 			i++
+		default:
+			ls = append(ls, line{'+', b[j]})
+			j++
 		}
 	}
 	const context = 2

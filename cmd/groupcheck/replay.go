@@ -66,11 +66,34 @@ func replay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "note: %s\n", res.Note)
 	}
 	if d := res.Divergence; d != nil {
-		fmt.Fprintf(stdout, "%s: diverges at %s: %s\n(-want +got):\n%s", pos[0], d.Label, d.Reason, d.Diff)
+		fmt.Fprintf(stdout, "%s: diverges at %s: %s\n", pos[0], d.Label, d.Reason)
+		diff, err := renderingDiff(t)
+		if err != nil {
+			fmt.Fprintf(stderr, "groupcheck replay: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "--- %s (the trace)\n+++ what the model does now (replay --rewrite writes it)\n%s", pos[0], diff)
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: ok, %d steps replay\n", pos[0], len(res.Steps))
 	return 0
+}
+
+// renderingDiff is a line diff of t as written against t as the model renders it now (its
+// rewrite), so that every step that changed shows, each in its context.
+func renderingDiff(t *traces.Trace) (string, error) {
+	nt, err := traces.Rewrite(t)
+	if err != nil {
+		return "", err
+	}
+	var was, now bytes.Buffer
+	if err := traces.Format(&was, t); err != nil {
+		return "", err
+	}
+	if err := traces.Format(&now, nt); err != nil {
+		return "", err
+	}
+	return lineDiff(was.String(), now.String()), nil
 }
 
 func rewriteFile(path string, t *traces.Trace, stdout, stderr io.Writer) int {
