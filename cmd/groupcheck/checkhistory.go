@@ -31,6 +31,10 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fs.badFlags(err)
 	}
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "groupcheck check-history: --timeout %v: want a positive duration, or 0 for none\n", *timeout)
+		return 2
+	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]]   (FILE - reads standard input)")
 		return 2

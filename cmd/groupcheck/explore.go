@@ -123,8 +123,8 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "groupcheck explore: unexpected argument %q\n", fs.Arg(0))
+	if err := positional(fs, 0); err != nil {
+		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
 	}
 	if *maxRounds < 0 {

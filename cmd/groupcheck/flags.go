@@ -45,6 +45,14 @@ func (fs *flags) badFlags(err error) int {
 	return 2
 }
 
+// positional refuses arguments beyond the n a command takes, naming the first.
+func positional(fs *flags, n int) error {
+	if fs.NArg() > n {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(n))
+	}
+	return nil
+}
+
 // flagMessage is the flag package's error in the command line's own spelling (--name), with
 // the nearest valid name for an unknown flag.
 func flagMessage(fs *flag.FlagSet, err error) string {

@@ -33,8 +33,12 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 || *jobs < 1 || *sampleN < 0 {
-		fmt.Fprintf(stderr, "groupcheck mutate: unexpected argument %q, --jobs < 1 or --sample < 0\n", strings.Join(fs.Args(), " "))
+	if err := positional(fs, 0); err != nil {
+		fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
+		return 2
+	}
+	if *jobs < 1 || *sampleN < 0 {
+		fmt.Fprintf(stderr, "groupcheck mutate: --jobs %d --sample %d: want --jobs 1 or more and --sample 0 or more\n", *jobs, *sampleN)
 		return 2
 	}
 	eq, err := mutate.ReadEquivalents(*equiv)

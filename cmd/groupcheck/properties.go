@@ -18,8 +18,8 @@ func propertiesCmd(args []string, stdout, stderr io.Writer) int {
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "groupcheck properties: unexpected argument %q\n", fs.Arg(0))
+	if err := positional(fs, 0); err != nil {
+		fmt.Fprintf(stderr, "groupcheck properties: %v\n", err)
 		return 2
 	}
 	cat := invariants.Catalogue()

@@ -65,8 +65,12 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
 		return 2
 	}
-	if fs.NArg() > 0 || *walks < 1 || *depth < 1 {
-		fmt.Fprintln(stderr, "groupcheck simulate: want --walks ≥ 1, --depth ≥ 1 and no arguments")
+	if err := positional(fs, 0); err != nil {
+		fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
+		return 2
+	}
+	if *walks < 1 || *depth < 1 {
+		fmt.Fprintf(stderr, "groupcheck simulate: --walks %d --depth %d: want each 1 or more\n", *walks, *depth)
 		return 2
 	}
 	cfg, err := loadWorld(*preset, *config, *mutant)
