@@ -34,6 +34,22 @@ var _ flag.Value = (*propertyNames)(nil)
 // has says whether a run narrowed to n checks the property name.
 func (n propertyNames) has(name string) bool { return len(n) == 0 || slices.Contains(n, name) }
 
+// knownProperty refuses a --property name that is no property, with the nearest one.
+func knownProperty(name string) error {
+	var known []string
+	for _, e := range invariants.Catalogue() {
+		known = append(known, e.Name)
+	}
+	if slices.Contains(known, name) {
+		return nil
+	}
+	msg := fmt.Sprintf("--property %s: no such property", name)
+	if near := nearest(name, known); near != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return fmt.Errorf("%s; groupcheck properties lists them", msg)
+}
+
 // liveNames are the properties --liveness decides on the state graph, not in the registry.
 var liveNames = []string{invariants.ConvergesName, invariants.OrphansExpireName}
 
@@ -45,10 +61,6 @@ func (n propertyNames) chosen(c spec.Config, measure bool) ([]invariants.Propert
 	if len(n) == 0 {
 		return applies, nil
 	}
-	var known []string
-	for _, e := range invariants.Catalogue() {
-		known = append(known, e.Name)
-	}
 	var out []invariants.Property
 	for _, name := range n {
 		if slices.Contains(liveNames, name) {
@@ -57,12 +69,8 @@ func (n propertyNames) chosen(c spec.Config, measure bool) ([]invariants.Propert
 			}
 			continue
 		}
-		if !slices.Contains(known, name) {
-			msg := fmt.Sprintf("--property %s: no such property", name)
-			if near := nearest(name, known); near != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", near)
-			}
-			return nil, fmt.Errorf("%s; groupcheck properties lists them", msg)
+		if err := knownProperty(name); err != nil {
+			return nil, err
 		}
 		i := slices.IndexFunc(applies, func(p invariants.Property) bool { return p.Name == name })
 		if i < 0 {

@@ -110,6 +110,11 @@ func TestExploreProperty(t *testing.T) {
 	if strings.Count(out, "\n  holds ") != 3 {
 		t.Errorf("want 3 verdict rows:\n%s", out)
 	}
+	// A liveness property named with --liveness is the only one reported.
+	code, out, errs = runCLI(t, "explore", "--config", writeConfig(t, tiny), "--liveness", "--property", "converges")
+	if code != 0 || !strings.HasPrefix(out, "world.conf: 1 hold, 0 expected, 0 violated, 0 unknown; exhaustive") || !strings.Contains(out, "  holds      eventually converges ") {
+		t.Errorf("--liveness --property converges: exit %d\n%s%s", code, out, errs)
+	}
 	for _, tc := range []struct{ name, want string }{
 		{"exclusive-ownershp", "groupcheck explore: --property exclusive-ownershp: no such property (did you mean exclusive-ownership?); groupcheck properties lists them\n"},
 		{"kip848-epoch-monotonic", "groupcheck explore: --property kip848-epoch-monotonic: does not apply to world world.conf"},

@@ -129,6 +129,12 @@ func shrink(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: groupcheck shrink FILE [--property NAME] [--out FILE]")
 		return 2
 	}
+	if *prop != "" {
+		if err := knownProperty(*prop); err != nil {
+			fmt.Fprintf(stderr, "groupcheck shrink: %v\n", err)
+			return 2
+		}
+	}
 	t, err := loadTrace(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck shrink: %v\n", err)
