@@ -20,6 +20,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("merge", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	out := fs.String("out", "", "directory to write each property's first violation to")
+	showExpected := fs.Bool("show-expected", false, "also print the trace of each expected violation (by default: its reason, in one line)")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
@@ -41,7 +42,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck merge: %v\n", err)
 		return 2
 	}
-	return rep.emit("merge", *out, *asJSON, stdout, stderr)
+	return rep.emit("merge", *out, *asJSON, *showExpected, stdout, stderr)
 }
 
 // readSimReport reads one shard's report strictly: unknown fields are errors, and every

@@ -126,3 +126,35 @@ func TestExploreProperty(t *testing.T) {
 		}
 	}
 }
+
+// simulate opens with its answer too: the violations counted, each unexpected one with its
+// trace, each expected one in one line unless --show-expected, the walks' figures last.
+func TestSimulateOpensWithItsAnswer(t *testing.T) {
+	conf := writeConfig(t, buggy)
+	code, out, errs := runCLI(t, "simulate", "--config", conf, "--walks", "50", "--seed", "1")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	order := []string{
+		"world.conf: 1 violated, 1 expected in 50 random walks of seed 1; a sample: what no walk violated is not proven\n",
+		"\nrevoke-before-reassign violated in 5 walk(s), first in walk 7; shrunk to 17 steps:\n",
+		"\nexpected no-orphan-member (in ",
+		"--show-expected prints their traces",
+		"\nworld world.conf: 50 random walks (seed 1), ",
+	}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(out[at:], want)
+		if i < 0 {
+			t.Fatalf("after byte %d the output lacks %q:\n%s", at, want, out)
+		}
+		at += i + len(want)
+	}
+	if strings.Contains(out, "no-orphan-member violated in") {
+		t.Error("an expected violation's trace printed without --show-expected")
+	}
+	_, out, _ = runCLI(t, "simulate", "--config", conf, "--walks", "50", "--seed", "1", "--show-expected")
+	if !strings.Contains(out, "no-orphan-member violated in ") || strings.Contains(out, "\nexpected no-orphan-member (in ") {
+		t.Errorf("--show-expected does not print the expected violation's trace:\n%s", out)
+	}
+}
