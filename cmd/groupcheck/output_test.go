@@ -30,14 +30,7 @@ func TestExploreOpensWithItsAnswer(t *testing.T) {
 		"\nactions never enabled: ",
 		"\nworld world.conf: 3330 distinct states",
 	}
-	at := 0
-	for _, want := range order {
-		i := strings.Index(out[at:], want)
-		if i < 0 {
-			t.Fatalf("after byte %d the output lacks %q:\n%s", at, want, out)
-		}
-		at += i + len(want)
-	}
+	inOrder(t, out, order)
 	if strings.Contains(out, "expected (does not fail the run): no-orphan-member") {
 		t.Errorf("an expected violation's counterexample printed without --show-expected")
 	}
@@ -142,19 +135,25 @@ func TestSimulateOpensWithItsAnswer(t *testing.T) {
 		"--show-expected prints their traces",
 		"\nworld world.conf: 50 random walks (seed 1), ",
 	}
-	at := 0
-	for _, want := range order {
-		i := strings.Index(out[at:], want)
-		if i < 0 {
-			t.Fatalf("after byte %d the output lacks %q:\n%s", at, want, out)
-		}
-		at += i + len(want)
-	}
+	inOrder(t, out, order)
 	if strings.Contains(out, "no-orphan-member violated in") {
 		t.Error("an expected violation's trace printed without --show-expected")
 	}
 	_, out, _ = runCLI(t, "simulate", "--config", conf, "--walks", "50", "--seed", "1", "--show-expected")
 	if !strings.Contains(out, "no-orphan-member violated in ") || strings.Contains(out, "\nexpected no-orphan-member (in ") {
 		t.Errorf("--show-expected does not print the expected violation's trace:\n%s", out)
+	}
+}
+
+// inOrder fails the test unless out holds each of wants, in that order.
+func inOrder(t *testing.T, out string, wants []string) {
+	t.Helper()
+	at := 0
+	for _, want := range wants {
+		i := strings.Index(out[at:], want)
+		if i < 0 {
+			t.Fatalf("after byte %d the output lacks %q:\n%s", at, want, out)
+		}
+		at += i + len(want)
 	}
 }
