@@ -49,6 +49,8 @@ func TestBadInputIsNamed(t *testing.T) {
 		{[]string{"mutate", "--jobs", "0"}, "groupcheck mutate: --jobs 0 --sample 0: want --jobs 1 or more and --sample 0 or more"},
 		{[]string{"check-history", history, "--timeout", "-1s"}, "groupcheck check-history: --timeout -1s: want a positive duration, or 0 for none"},
 		{[]string{"shrink", trace, "--property", "exclusive-ownershp"}, "groupcheck shrink: --property exclusive-ownershp: no such property (did you mean exclusive-ownership?)"},
+		{[]string{"explore", "--mutant", "eager-keeps-owned-lists"}, "groupcheck explore: --mutant eager-keeps-owned-lists: unknown mutant (did you mean eager-keeps-owned-list?); groupcheck mutants lists them"},
+		{[]string{"simulate", "--mutant", "gremlins"}, "groupcheck simulate: --mutant gremlins: unknown mutant; groupcheck mutants lists them"},
 		{[]string{"explor"}, `groupcheck: unknown command "explor" (did you mean explore?); groupcheck help lists the commands`},
 		{[]string{"explore", "--config", badConf}, `groupcheck explore: world.conf:7: member b: topic "u" is not a configured topic`},
 		{[]string{"check-history", history}, `groupcheck check-history: ` + history + `: history line 2: field "parts": want an object of topic to partition numbers, such as {"t":[0,1]}; got an array`},

@@ -264,7 +264,14 @@ func loadWorld(preset, file, mutant string) (spec.Config, error) {
 	}
 	m, ok := invariants.LookupMutant(mutant)
 	if !ok {
-		return spec.Config{}, fmt.Errorf("unknown mutant %q (see groupcheck mutants)", mutant)
+		var names []string
+		for _, m := range invariants.Mutants {
+			names = append(names, m.Fault.String())
+		}
+		if near := nearest(mutant, names); near != "" {
+			return spec.Config{}, fmt.Errorf("--mutant %s: unknown mutant (did you mean %s?); groupcheck mutants lists them", mutant, near)
+		}
+		return spec.Config{}, fmt.Errorf("--mutant %s: unknown mutant; groupcheck mutants lists them", mutant)
 	}
 	if preset == "" && file == "" {
 		if m.World == "" {
