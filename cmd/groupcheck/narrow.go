@@ -61,29 +61,24 @@ func (n propertyNames) chosen(c spec.Config, measure bool) ([]invariants.Propert
 	if len(n) == 0 {
 		return applies, nil
 	}
-	var out []invariants.Property
 	for _, name := range n {
-		if slices.Contains(liveNames, name) {
+		switch {
+		case slices.Contains(liveNames, name):
 			if !measure {
 				return nil, fmt.Errorf("--property %s: it is decided by the liveness check: add --liveness", name)
 			}
-			continue
-		}
-		if err := knownProperty(name); err != nil {
-			return nil, err
-		}
-		i := slices.IndexFunc(applies, func(p invariants.Property) bool { return p.Name == name })
-		if i < 0 {
+		case !slices.ContainsFunc(applies, func(p invariants.Property) bool { return p.Name == name }):
+			if err := knownProperty(name); err != nil {
+				return nil, err
+			}
 			return nil, fmt.Errorf("--property %s: does not apply to world %s (its config gives it nothing to judge)", name, c.Name)
 		}
-		if !slices.ContainsFunc(out, func(p invariants.Property) bool { return p.Name == name }) {
-			out = append(out, applies[i])
+	}
+	var out []invariants.Property // in report order, whatever the order of the flags
+	for _, p := range applies {
+		if slices.Contains(n, p.Name) {
+			out = append(out, p)
 		}
 	}
-	// In report order, whatever the order of the flags.
-	slices.SortStableFunc(out, func(a, b invariants.Property) int {
-		return slices.IndexFunc(applies, func(p invariants.Property) bool { return p.Name == a.Name }) -
-			slices.IndexFunc(applies, func(p invariants.Property) bool { return p.Name == b.Name })
-	})
 	return out, nil
 }
