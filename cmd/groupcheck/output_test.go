@@ -3,6 +3,9 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/spec"
 )
 
 // A run's output opens with its answer: the summary line, then each violation with its
@@ -155,5 +158,22 @@ func inOrder(t *testing.T, out string, wants []string) {
 			t.Fatalf("after byte %d the output lacks %q:\n%s", at, want, out)
 		}
 		at += i + len(want)
+	}
+}
+
+// An unreached vacuity guard is a failure the output names at its top, with what it means.
+func TestUnreachedIsNamed(t *testing.T) {
+	p := propertyReport{Name: "converged-reachable", Kind: "sometimes", Status: "unreached", Statement: "a converged group is reachable", Source: "the model's own guard"}
+	p.setOrigin()
+	r := &report{Config: "w", Exhaustive: true, Distinct: 7, Properties: []propertyReport{p}, paths: make([]*explorer.Path[spec.World, spec.Action], 1)}
+	var b strings.Builder
+	r.writeText(&b, false)
+	inOrder(t, b.String(), []string{
+		"w: 0 hold, 0 expected, 0 violated, 1 unreached, 0 unknown; exhaustive (7 states, ",
+		"\nUNREACHED converged-reachable (vacuity guard): no reachable state satisfies it, so what it guards may hold vacuously\n  a converged group is reachable\n",
+		"\nVacuity guards:\n  unreached  sometimes  converged-reachable ",
+	})
+	if !r.failed() {
+		t.Error("an unreached guard does not fail the run")
 	}
 }

@@ -93,7 +93,7 @@ func (r *report) writeText(w io.Writer, showExpected bool) {
 			r.writeViolation(w, i, "VIOLATED")
 		}
 		if p.Status == "unreached" {
-			fmt.Fprintf(w, "\nUNREACHED %s (%s): no reachable state %s, so what it guards may hold vacuously\n", p.Name, p.Origin, p.Statement)
+			fmt.Fprintf(w, "\nUNREACHED %s (%s): no reachable state satisfies it, so what it guards may hold vacuously\n  %s\n  source: %s\n", p.Name, p.Origin, p.Statement, p.Source)
 		}
 	}
 	if r.Rounds != nil && (r.Rounds.Exceeded || r.Rounds.UnavailableExceeded) {
