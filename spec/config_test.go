@@ -35,7 +35,7 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour"`},
+		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour" (directives: name, protocol, consumer, coordinator, assignor, topic, member, budget, fault, member-ids, commits, group-max-size)`},
 		{"repeated directive", base + "protocol eager\n", `:7: directive "protocol" repeated`},
 		{"missing directive", "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\n", `missing required directive "member"`},
 		{"bad protocol", strings.Replace(base, "protocol eager", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager`},
@@ -264,5 +264,15 @@ func TestValidationErrorsNameTheLine(t *testing.T) {
 				t.Fatalf("ParseConfig error = %v, want it to start %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// The directives an unknown one is told are the ones the parser reads.
+func TestDirectivesListed(t *testing.T) {
+	for _, d := range directives {
+		p := parser{cfg: Config{}, seen: map[string]int{}, lines: map[string]int{}}
+		if err := p.directive([]string{d}); err != nil && strings.HasPrefix(err.Error(), "unknown directive") {
+			t.Errorf("directives lists %q, which the parser does not read", d)
+		}
 	}
 }

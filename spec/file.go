@@ -173,6 +173,9 @@ func (p *parser) lineOf(err error) (int, bool) {
 	return n, ok
 }
 
+// directives are the config file's directives, in the order its documentation gives them.
+var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "group-max-size"}
+
 var repeatable = map[string]bool{"topic": true, "member": true, "budget": true, "fault": true}
 
 func (p *parser) directive(f []string) error {
@@ -242,7 +245,7 @@ func (p *parser) directive(f []string) error {
 			return choose(d, v, &p.cfg.Commits, map[string]bool{"on": true, "off": false, "java": true, "librdkafka": true, "franz-go": true})
 		})
 	}
-	return fmt.Errorf("unknown directive %q", d)
+	return fmt.Errorf("unknown directive %q (directives: %s)", d, strings.Join(directives, ", "))
 }
 
 func one(d string, args []string, set func(string) error) error {
