@@ -61,7 +61,7 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 	lin := Verdict{Name: oracle.Linearizability, Kind: "history", Status: "holds", Statement: oracle.NeedsSearch + ": " + r.Linearizable,
 		Source: "porcupine against the reference coordinator (oracle/lin)"}
 	switch {
-	case r.Linearizable == oracle.LinNotChecked:
+	case r.Linearizable == oracle.LinNotChecked || r.Linearizable == oracle.LinNothing:
 		lin.Status = "not checked"
 	case !strings.HasPrefix(r.Linearizable, oracle.LinYes):
 		lin.Status = "violated"

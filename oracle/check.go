@@ -26,7 +26,16 @@ func Check(h history.History, o Options) Report {
 		return r
 	}
 	r = scanHistory(h).result()
-	if o.Linearizability != nil {
+	requests := 0
+	for _, e := range h {
+		if e.Kind == history.Request {
+			requests++
+		}
+	}
+	switch {
+	case requests == 0:
+		r.Linearizable = LinNothing
+	case o.Linearizability != nil:
 		r.Linearizable = linearizable(o.Linearizability(h))
 		r.Checked = append(r.Checked, Linearizability)
 	}
@@ -74,7 +83,13 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	}
 	defer done()
 	b := newLookaheadBuilder()
-	events, err := stream(progressReader(rs, o.Progress, 1), b.add)
+	requests := 0
+	events, err := stream(progressReader(rs, o.Progress, 1), func(e history.Event) {
+		if e.Kind == history.Request {
+			requests++
+		}
+		b.add(e)
+	})
 	if err != nil {
 		return Report{}, err
 	}
@@ -87,7 +102,7 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	s := newScan(b.la)
 	add := s.add
 	var lc StreamChecker
-	if o.LinearizabilityStream != nil {
+	if o.LinearizabilityStream != nil && requests > 0 {
 		lc = o.LinearizabilityStream()
 		add = func(e history.Event) {
 			lc.Add(e) // a refused event is remembered for the verdict
@@ -99,6 +114,9 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	}
 	s.finish()
 	rep := s.result()
+	if requests == 0 {
+		rep.Linearizable = LinNothing
+	}
 	if lc != nil {
 		rep.Linearizable = linearizable(lc.Verdict())
 		rep.Checked = append(rep.Checked, Linearizability)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +32,9 @@ func TestMalformedHistoryIsOneViolation(t *testing.T) {
 }
 
 func TestLinearizabilityVerdicts(t *testing.T) {
-	h := twoMembers(history.Classic).h
+	b := twoMembers(history.Classic)
+	b.req("a", history.Heartbeat, "m-a", 3, "") // a request for the search to judge
+	h := b.h
 	for _, tc := range []struct {
 		ok     bool
 		detail string
@@ -111,7 +114,7 @@ func TestReportString(t *testing.T) {
 	s := Check(overlapping(), Options{}).String()
 	for _, want := range []string{
 		"history: 16 events, 4 members: FAIL\n",
-		"violations: 3, zombies: 2, linearizable: not checked\n",
+		"violations: 3, zombies: 2, linearizable: nothing to search: the history has no coordinator requests\n",
 		"\nviolation exclusive-ownership: a and b both owned t-0,t-1",
 		"\nzombie revoke-before-assign: d began assigning u-0",
 		"  seq 7  t 6ms  b  assign begin id=2 parts=t-0,t-1\n",
@@ -267,5 +270,33 @@ func TestLinearizabilityStreamed(t *testing.T) {
 			!reflect.DeepEqual(streamed.Checked, whole.Checked) || !reflect.DeepEqual(streamed.Violations, whole.Violations) {
 			t.Errorf("%s: streamed %q, whole %q", file, streamed.Linearizable, whole.Linearizable)
 		}
+	}
+}
+
+// A history without coordinator requests gives the linearizability search nothing to judge:
+// the report says so, in memory and streamed, asked for the search or not, and the search is
+// not run; "yes" would claim a check that did not happen.
+func TestNothingToSearch(t *testing.T) {
+	h := overlapping()
+	searched := false
+	search := Options{Linearizability: func(history.History) (bool, string, error) { searched = true; return true, "", nil }}
+	for name, r := range map[string]Report{"in memory": Check(h, Options{}), "in memory, searched": Check(h, search)} {
+		if r.Linearizable != LinNothing || slices.Contains(r.Checked, Linearizability) {
+			t.Errorf("%s: linearizable %q, checked %q; want %q, no %s", name, r.Linearizable, r.Checked, LinNothing, Linearizability)
+		}
+		if strings.Contains(r.String(), "needs a search") {
+			t.Errorf("%s: the report asks for a search there is nothing for:\n%s", name, r)
+		}
+	}
+	if searched {
+		t.Error("the search ran on a history without requests")
+	}
+	var b strings.Builder
+	if err := h.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	r, err := CheckReader(strings.NewReader(b.String()), Options{LinearizabilityStream: LinearizableStream(time.Second)})
+	if err != nil || r.Linearizable != LinNothing {
+		t.Errorf("streamed: linearizable %q (%v), want %q", r.Linearizable, err, LinNothing)
 	}
 }

@@ -119,7 +119,9 @@ var assignorNames = []string{"range", "roundrobin", "sticky", "cooperative-stick
 // every valid target assignment (KAFKA.md §3.3 step 5).
 var serverAssignorNames = []string{"uniform", "range", "any"}
 
-// Validate checks the config and names the first bad field.
+// Validate checks the config and names the first bad field. Each error opens with what it is
+// about, "DIRECTIVE[ NAME]: …" in the config-file format's words, by which ParseConfig names
+// that directive's line.
 func (c Config) Validate() error {
 	if c.ConsumerProtocol {
 		if err := c.validateConsumerProtocol(); err != nil {

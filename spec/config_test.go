@@ -35,7 +35,7 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour"`},
+		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour" (directives: name, protocol, consumer, coordinator, assignor, topic, member, budget, fault, member-ids, commits, group-max-size)`},
 		{"repeated directive", base + "protocol eager\n", `:7: directive "protocol" repeated`},
 		{"missing directive", "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\n", `missing required directive "member"`},
 		{"bad protocol", strings.Replace(base, "protocol eager", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager`},
@@ -228,5 +228,51 @@ func TestUnsubscribeAsSubscriptionChange(t *testing.T) {
 	}
 	if !left || !rejoined {
 		t.Errorf("unsubscribed %v, rejoined after %v", left, rejoined)
+	}
+}
+
+// A validation error (Config.Validate, after parsing) names the line of the directive it is
+// about, as a parse error does: the assignor, a member, a topic, a budget key, commits,
+// member-ids, the coordinator, the member one too many.
+func TestValidationErrorsNameTheLine(t *testing.T) {
+	classic := "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\nmember a topics=t\n"
+	consumer := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\n"
+	nine := classic
+	for _, m := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		nine += "member " + m + " topics=t\n"
+	}
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"cooperative range", "protocol cooperative\nconsumer kafka\ncoordinator kafka\n\n# the assignor\nassignor range\ntopic t 2\nmember a topics=t\n", `x.conf:6: assignor: "range" does not support the cooperative protocol`},
+		{"unknown topic", classic + "member b topics=u\n", `x.conf:7: member b: topic "u" is not a configured topic`},
+		{"duplicate member", classic + "budget crashes=1\nmember a topics=t\n", "x.conf:8: member a: name used twice"},
+		{"budget range", classic + "budget crashes=1\nbudget pauses=9\n", "x.conf:8: budget pauses: 9 outside 0..8"},
+		{"zero partitions", strings.Replace(classic, "topic t 2", "topic t 0", 1), "x.conf:5: topic t: partitions 0 outside 1..16"},
+		{"static old join", classic + "member b topics=t static join-version=4\n", "x.conf:7: member b: static membership needs join version ≥ 5"},
+		{"bad member name", classic + "member B topics=t\n", `x.conf:7: member 1: name "B" must be lower-case letters`},
+		{"nine members", nine, "x.conf:14: members: 9 members; a world has 1..8"},
+		{"commits under consumer", consumer + "commits librdkafka\n", "x.conf:7: commits librdkafka: a classic client's commit handling"},
+		{"member ids under classic", classic + "member-ids client\n", "x.conf:7: member-ids client: KIP-1082 is for protocol consumer"},
+		{"kip423 coordinator", strings.Replace(consumer, "coordinator kafka", "coordinator kip423", 1), "x.conf:3: coordinator: protocol consumer has one coordinator"},
+		{"hangs under consumer", consumer + "budget hangs=1\n", "x.conf:7: budget hangs: a member hangs in its client-side assignor"},
+		{"eager cooperative-sticky", strings.Replace(classic, "assignor range", "assignor cooperative-sticky", 1) + "member b topics=t\n", "x.conf:6: member a: assignors: cooperative-sticky alone"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseConfigString("x.conf", tc.text)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("ParseConfig error = %v, want it to start %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// The directives an unknown one is told are the ones the parser reads.
+func TestDirectivesListed(t *testing.T) {
+	for _, d := range directives {
+		p := parser{cfg: Config{}, seen: map[string]int{}, lines: map[string]int{}}
+		if err := p.directive([]string{d}); err != nil && strings.HasPrefix(err.Error(), "unknown directive") {
+			t.Errorf("directives lists %q, which the parser does not read", d)
+		}
 	}
 }

@@ -72,7 +72,7 @@ import (
 // unknown directive, key or value, a repeated directive or a missing required one is an error
 // naming the line. The config is validated (Config.Validate) before it is returned.
 func ParseConfig(name string, r io.Reader) (Config, error) {
-	p := parser{cfg: Config{Name: name}, seen: map[string]int{}}
+	p := parser{cfg: Config{Name: name}, seen: map[string]int{}, lines: map[string]int{}}
 	var classicKeys []string // "member a: version": fields protocol consumer does not have
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
@@ -88,6 +88,7 @@ func ParseConfig(name string, r io.Reader) (Config, error) {
 				}
 			}
 		}
+		p.record(f, n)
 		if err := p.directive(f); err != nil {
 			return Config{}, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
@@ -105,6 +106,9 @@ func ParseConfig(name string, r io.Reader) (Config, error) {
 	}
 	slices.SortFunc(p.cfg.Topics, func(a, b impl.TopicMetadata) int { return strings.Compare(a.Name, b.Name) })
 	if err := p.cfg.Validate(); err != nil {
+		if n, ok := p.lineOf(err); ok {
+			return Config{}, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
 		return Config{}, fmt.Errorf("%s: %w", name, err)
 	}
 	return p.cfg, nil
@@ -119,7 +123,58 @@ func ParseConfigString(name, text string) (Config, error) {
 type parser struct {
 	cfg  Config
 	seen map[string]int
+	// lines is the line of each directive, and of each member, topic and budget key by name
+	// ("member b", "budget hangs"): the last one seen.
+	lines       map[string]int
+	memberLines []int // the line of each member, in order
 }
+
+// record notes the line n of directive f, so that a validation error about it can name it.
+func (p *parser) record(f []string, n int) {
+	d, args := f[0], f[1:]
+	p.lines[d] = n
+	switch d {
+	case "member", "topic":
+		if len(args) > 0 {
+			p.lines[d+" "+args[0]] = n
+		}
+		if d == "member" {
+			p.memberLines = append(p.memberLines, n)
+		}
+	case "budget":
+		for _, a := range args {
+			k, _, _ := strings.Cut(a, "=")
+			p.lines["budget "+k] = n
+		}
+	}
+}
+
+// lineOf is the line of the directive a validation error is about. Config.Validate's errors
+// open with what they are about, "DIRECTIVE[ NAME]: …" ("assignor: …", "member b: …",
+// "budget hangs: …", "member 2: …" by index, "members: …" for one too many), which names it.
+func (p *parser) lineOf(err error) (int, bool) {
+	subject, _, ok := strings.Cut(err.Error(), ":")
+	f := strings.Fields(subject)
+	if !ok || len(f) == 0 {
+		return 0, false
+	}
+	if len(f) > 1 {
+		if n, ok := p.lines[f[0]+" "+f[1]]; ok {
+			return n, true
+		}
+		if i, err := strconv.Atoi(f[1]); err == nil && f[0] == "member" && i < len(p.memberLines) {
+			return p.memberLines[i], true
+		}
+	}
+	if f[0] == "members" && len(p.memberLines) > 0 {
+		return p.memberLines[len(p.memberLines)-1], true
+	}
+	n, ok := p.lines[f[0]]
+	return n, ok
+}
+
+// directives are the config file's directives, in the order its documentation gives them.
+var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "group-max-size"}
 
 var repeatable = map[string]bool{"topic": true, "member": true, "budget": true, "fault": true}
 
@@ -190,7 +245,7 @@ func (p *parser) directive(f []string) error {
 			return choose(d, v, &p.cfg.Commits, map[string]bool{"on": true, "off": false, "java": true, "librdkafka": true, "franz-go": true})
 		})
 	}
-	return fmt.Errorf("unknown directive %q", d)
+	return fmt.Errorf("unknown directive %q (directives: %s)", d, strings.Join(directives, ", "))
 }
 
 func one(d string, args []string, set func(string) error) error {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 
@@ -15,17 +14,20 @@ func bench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "groupcheck bench: the benchmark model is twophase: groupcheck bench twophase --rm N")
 		return 2
 	}
-	fs := flag.NewFlagSet("bench twophase", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("bench twophase", stderr)
 	var b bounds
-	b.register(fs)
+	b.register(fs.FlagSet)
 	rm := fs.Int("rm", 0, "number of resource managers (1..14)")
 	symmetry := fs.Bool("symmetry", false, "reduce by the symmetry of the resource managers (exact orbits)")
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	if code, ok := fs.parse(args[1:]); !ok {
+		return code
 	}
 	if *rm < 1 || *rm > 14 {
 		fmt.Fprintf(stderr, "groupcheck bench twophase: --rm %d outside 1..14\n", *rm)
+		return 2
+	}
+	if err := b.validate(fs.FlagSet); err != nil {
+		fmt.Fprintf(stderr, "groupcheck bench twophase: %v\n", err)
 		return 2
 	}
 	stop, err := b.profile()

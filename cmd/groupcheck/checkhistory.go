@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,14 +22,17 @@ var stdin io.Reader = os.Stdin
 // do not fail it), 1 on a violation, 2 on a malformed file (the error names the line) or bad
 // usage.
 func checkHistory(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check-history", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("check-history", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
 	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
 	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return fs.badFlags(err)
+	}
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "groupcheck check-history: --timeout %v: want a positive duration, or 0 for none\n", *timeout)
 		return 2
 	}
 	if len(pos) != 1 {

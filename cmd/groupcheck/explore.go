@@ -31,13 +31,32 @@ type bounds struct {
 
 func (b *bounds) register(fs *flag.FlagSet) {
 	fs.IntVar(&b.workers, "workers", 0, "worker goroutines (0 = all cores)")
-	fs.IntVar(&b.maxDepth, "max-depth", 0, "stop after this depth (0 = unbounded)")
-	fs.Int64Var(&b.maxStates, "max-states", 0, "stop after this many distinct states (0 = unbounded)")
-	fs.DurationVar(&b.maxTime, "max-time", 0, "stop after this long, e.g. 30s (0 = unbounded)")
+	fs.IntVar(&b.maxDepth, "max-depth", 0, "stop after this depth (default: no bound)")
+	fs.Int64Var(&b.maxStates, "max-states", 0, "stop after this many distinct states (default: no bound)")
+	fs.DurationVar(&b.maxTime, "max-time", 0, "stop after this long, e.g. 30s (default: no bound)")
 	fs.Var(&b.maxMemory, "max-memory", "stop cleanly, with a partial report, before the resident set passes this size, e.g. 2GB or 512MiB (0 = unbounded)")
 	fs.Var(&b.spillFrontier, "spill-frontier", "spill a level to disk when its states would take more memory than this size (1B spills every level; 0 = only when --max-memory needs it)")
 	fs.BoolVar(&b.json, "json", false, "print one JSON object on stdout")
 	fs.StringVar(&b.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+}
+
+// validate refuses a bound that cannot mean what was asked: a negative worker count, and a
+// depth, state or time bound that is negative or explicitly 0 (leaving the flag out is how to
+// ask for no bound, and 0 given would silently be none).
+func (b bounds) validate(fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case b.workers < 0:
+		return fmt.Errorf("--workers %d: want 1 or more (0 or none: every core)", b.workers)
+	case set["max-depth"] && b.maxDepth <= 0:
+		return fmt.Errorf("--max-depth %d: want a positive depth (leave the flag out for no bound)", b.maxDepth)
+	case set["max-states"] && b.maxStates <= 0:
+		return fmt.Errorf("--max-states %d: want a positive number of states (leave the flag out for no bound)", b.maxStates)
+	case set["max-time"] && b.maxTime <= 0:
+		return fmt.Errorf("--max-time %v: want a positive duration such as 30s (leave the flag out for no bound)", b.maxTime)
+	}
+	return nil
 }
 
 // profile starts the CPU profile if asked; the returned function stops it.
@@ -84,10 +103,9 @@ func isTerminal(f *os.File) bool {
 }
 
 func explore(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("explore", stderr)
 	var b bounds
-	b.register(fs)
+	b.register(fs.FlagSet)
 	preset := fs.String("preset", "", "a built-in world (groupcheck presets); default "+spec.DefaultPreset)
 	config := fs.String("config", "", "a world in the config-file format")
 	out := fs.String("out", "", "directory to write counterexamples to")
@@ -98,12 +116,15 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	maxUnavailable := fs.Int("max-unavailable", -1, "fail when the worst-case partition-steps without an owner after the environment events exceed N (implies --liveness)")
 	events := fs.Int("events", 1, "measure the rounds over behaviours of up to K environment events: a first one in a converged group, the others before it converges again (with --liveness)")
 	symmetry := fs.Bool("symmetry", false, "keep one world per orbit under permutations of interchangeable members (exact; see spec.NewSymmetry)")
+	showExpected := fs.Bool("show-expected", false, "also print the counterexample of each expected violation (by default: its reason, in one line)")
+	var only propertyNames
+	fs.Var(&only, "property", "check only this property (repeat the flag, or a comma list; groupcheck properties lists them)")
 	por := fs.Bool("por", false, "partial-order reduction of the safety search: explore only one member's local steps where they are independent of the rest and invisible to every property (see invariants.Reduced)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "groupcheck explore: unexpected argument %q\n", fs.Arg(0))
+	if err := positional(fs, 0); err != nil {
+		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
 	}
 	if *maxRounds < 0 {
@@ -127,6 +148,10 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: %s\n", errSymmetryLiveness)
 		return 2
 	}
+	if err := b.validate(fs.FlagSet); err != nil {
+		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
+		return 2
+	}
 	cfg, err := loadWorld(*preset, *config, *mutant)
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
@@ -135,6 +160,11 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	if *preset == "" && *config == "" && !*symmetry {
 		*liveness, *maxRounds = mutantChecks(*mutant, *liveness, *maxRounds, stderr)
 		measure = measure || *liveness || *maxRounds > 0
+	}
+	props, err := only.chosen(cfg, measure)
+	if err != nil {
+		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
+		return 2
 	}
 	if *por && (*symmetry || measure) {
 		fmt.Fprintf(stderr, "groupcheck explore: %s\n", errReduction)
@@ -153,7 +183,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	start := time.Now()
-	m := invariants.NewModel(cfg)
+	m := invariants.NewModelWith(cfg, props)
 	prog := newProgress(stderr)
 	r, sym := checkWorld(m, *symmetry, *por, b.options(prog))
 	stop()
@@ -168,12 +198,13 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		lb.Events = *events
 		lr := invariants.LivenessWithin(cfg, lb)
 		prog.Done()
-		rep.addLiveness(lr)
+		rep.addLiveness(lr, only)
 		// The graph outgrows the search: the run's peak is the process's, not the search's sample.
 		rep.PeakMemory = max(rep.PeakMemory, explorer.PeakResidentBytes())
 		rep.checkRounds(*maxRounds)
 		rep.checkUnavailable(*maxUnavailable)
 	}
+	rep.byOrigin()
 	if *out != "" {
 		if err := rep.writeTraces(*out); err != nil {
 			fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
@@ -194,11 +225,14 @@ func explore(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	} else {
-		rep.writeText(stdout)
+		rep.writeText(stdout, *showExpected)
 		writeSymmetry(stdout, sym)
 	}
-	if rep.failed() {
+	switch {
+	case rep.failed():
 		return 1
+	case rep.undecided():
+		return exitUndecided
 	}
 	return 0
 }
@@ -230,7 +264,14 @@ func loadWorld(preset, file, mutant string) (spec.Config, error) {
 	}
 	m, ok := invariants.LookupMutant(mutant)
 	if !ok {
-		return spec.Config{}, fmt.Errorf("unknown mutant %q (see groupcheck mutants)", mutant)
+		var names []string
+		for _, m := range invariants.Mutants {
+			names = append(names, m.Fault.String())
+		}
+		if near := nearest(mutant, names); near != "" {
+			return spec.Config{}, fmt.Errorf("--mutant %s: unknown mutant (did you mean %s?); groupcheck mutants lists them", mutant, near)
+		}
+		return spec.Config{}, fmt.Errorf("--mutant %s: unknown mutant; groupcheck mutants lists them", mutant)
 	}
 	if preset == "" && file == "" {
 		if m.World == "" {

@@ -283,7 +283,7 @@ func writeHistoryPage(file, path string, r oracle.Report) error {
 		h = append(h, e)
 	}
 	lin := ""
-	if r.Linearizable != oracle.LinYes && r.Linearizable != oracle.LinNotChecked {
+	if r.Linearizable != oracle.LinYes && r.Linearizable != oracle.LinNotChecked && r.Linearizable != oracle.LinNothing {
 		if _, err := os.Stat(porcupineFile(file)); err == nil {
 			lin = filepath.Base(porcupineFile(file))
 		}

@@ -27,7 +27,7 @@ func readPage(t *testing.T, path string) string {
 func TestExploreHTML(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "run.html")
 	code, out, errs := runCLI(t, "explore", "--config", writeConfig(t, buggy), "--html", page)
-	if code != 1 || !strings.Contains(out, "exclusive-ownership violated") {
+	if code != 1 || !strings.Contains(out, "VIOLATED exclusive-ownership ") {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 	s := readPage(t, page)

@@ -10,9 +10,9 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// addLiveness appends the converges verdict to the report: its status, why, and its lasso as
+// addLiveness appends the converges verdict (unless --property leaves it out) to the report: its status, why, and its lasso as
 // the property's trace (prefix, then the cycle that repeats forever, if any).
-func (r *report) addLiveness(lr invariants.LivenessReport) {
+func (r *report) addLiveness(lr invariants.LivenessReport, only propertyNames) {
 	p := propertyReport{Name: invariants.ConvergesName, Kind: "eventually", Status: lr.Status.String(),
 		Statement: invariants.ConvergesStatement,
 		Source:    invariants.ConvergesSource, Trace: []string{}, liveness: true}
@@ -42,12 +42,17 @@ func (r *report) addLiveness(lr invariants.LivenessReport) {
 			p.Trace = append(p.Trace, s.Action.Text(&r.cfg))
 		}
 	}
-	r.Properties = append(r.Properties, p)
-	r.paths = append(r.paths, path)
+	p.setOrigin()
+	if only.has(p.Name) {
+		r.Properties = append(r.Properties, p)
+		r.paths = append(r.paths, path)
+	}
 	if lr.Status != explorer.Unknown {
 		r.Rounds = newRoundsReport(lr.Rounds)
 	}
-	r.addExpiry(lr)
+	if only.has(invariants.OrphansExpireName) {
+		r.addExpiry(lr)
+	}
 }
 
 // addExpiry appends the orphans-expire verdict, decided on the same graph: its path ends in
@@ -67,6 +72,7 @@ func (r *report) addExpiry(lr invariants.LivenessReport) {
 			p.Trace = append(p.Trace, s.Action.Text(&r.cfg))
 		}
 	}
+	p.setOrigin()
 	r.Properties = append(r.Properties, p)
 	r.paths = append(r.paths, e.Path)
 }

@@ -1,10 +1,12 @@
 // Command groupcheck model-checks Kafka's consumer-group rebalance protocols.
 //
 //	groupcheck explore [--preset NAME | --config FILE] [--mutant NAME] [--workers N]
+//	                   [--property NAME,...] [--show-expected]
 //	                   [--max-depth N] [--max-states N] [--max-time DURATION]
 //	                   [--max-memory SIZE] [--spill-frontier SIZE] [--symmetry]
 //	                   [--liveness] [--max-rounds N] [--json] [--out DIR] [--html FILE]
 //	groupcheck presets
+//	groupcheck properties [--write FILE]
 //	groupcheck replay FILE [--rewrite]
 //	groupcheck show FILE [--format text|mermaid|itf|json|html]
 //	groupcheck shrink FILE [--property NAME] [--out FILE]
@@ -17,7 +19,8 @@
 //	groupcheck mutate [--packages DIRS] [--exclude FILES] [--jobs N] [--only TEXT] [--equivalents FILE] [--json FILE] [--work DIR]
 //
 // Exit status: 0 when every property holds, 1 when one is violated or a sometimes-property is
-// unreached, 2 for bad usage or a bad config. replay exits 0 when the trace replays, 1 on a
+// unreached, 2 for bad usage or a bad config, 3 when a bounded run decided no property (every
+// one unknown; docs/cli.md). replay exits 0 when the trace replays, 1 on a
 // divergence, 2 on a malformed trace. check-history exits 0 when the history holds, 1 on a
 // violation, 2 on a malformed history (the line is named).
 package main
@@ -42,6 +45,7 @@ func main() {
 const usage = `usage:
   groupcheck explore [--preset NAME | --config FILE] [flags]   explore a world exhaustively
   groupcheck presets                                           list the built-in worlds
+  groupcheck properties [--write FILE]                         the properties checked, by origin (--write: as markdown)
   groupcheck replay FILE [--rewrite]                           re-execute a trace; --rewrite regenerates it
   groupcheck show FILE [--format text|mermaid|itf|json|html]   render a trace (html: one self-contained page)
   groupcheck shrink FILE [--property NAME] [--out FILE]        shrink a trace that is not shortest
@@ -54,7 +58,10 @@ const usage = `usage:
   groupcheck check-history FILE [--json]                       check another implementation's JSON-lines history (- is stdin)
   groupcheck mutate [--packages DIRS] [--jobs N] [--only TEXT] [--json FILE]
                                                                mutation score: automatic mutants of impl/ against small worlds
-Run "groupcheck explore --help" for the explore flags.`
+Run "groupcheck explore --help" for the explore flags; docs/cli.md reads a run's output.
+Exit status: 0 every property holds (expected violations included), 1 a violation, an unreached
+sometimes-property or a bound on rounds exceeded, 2 bad usage or input, 3 a bounded run that
+decided no property (every one unknown).`
 
 // run is main without the process: arguments in, exit status out.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -68,6 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return presets(stdout)
 	case "mutants":
 		return mutants(stdout)
+	case "properties":
+		return propertiesCmd(args[1:], stdout, stderr)
 	case "simulate":
 		return simulateCmd(args[1:], stdout, stderr)
 	case "merge":
@@ -90,6 +99,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "groupcheck: unknown command %q\n%s\n", args[0], usage)
+	msg := fmt.Sprintf("groupcheck: unknown command %q", args[0])
+	if near := nearest(args[0], commands); near != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	fmt.Fprintf(stderr, "%s; groupcheck help lists the commands\n", msg)
 	return 2
 }
+
+// commands are run's commands, for the nearest name to a misspelled one.
+var commands = []string{"explore", "presets", "properties", "mutants", "simulate", "merge", "bench", "replay", "show", "shrink", "check-history", "mutate", "help"}

@@ -52,7 +52,7 @@ func TestExploreHoldsExitsZero(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"world world.conf: 476 distinct states", "exhaustive: every reachable state", "holds      always     exclusive-ownership "} {
+	for _, want := range []string{"world.conf: 38 hold, 0 expected, 0 violated, 0 unknown; exhaustive (476 states", "world world.conf: 476 distinct states", "holds      always     exclusive-ownership "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -65,7 +65,7 @@ func TestExploreViolationPrintsCounterexampleAndWritesTrace(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 on a violation\n%s", code, out)
 	}
-	if !strings.Contains(out, "exclusive-ownership violated") || !strings.Contains(out, "shortest counterexample") || !strings.Contains(out, "1. poll ") {
+	if !strings.Contains(out, "VIOLATED exclusive-ownership (promise)") || !strings.Contains(out, "shortest counterexample") || !strings.Contains(out, "1. poll ") {
 		t.Errorf("no counterexample in the output:\n%s", out)
 	}
 	trace, err := os.ReadFile(filepath.Join(dir, "world.conf-exclusive-ownership.trace"))
@@ -77,6 +77,8 @@ func TestExploreViolationPrintsCounterexampleAndWritesTrace(t *testing.T) {
 	}
 }
 
+// A bound that stops the search before any property is decided says so in its status: 3
+// (exitUndecided), not 0, which would read as "holds".
 func TestExploreBoundedSaysSo(t *testing.T) {
 	code, out, _ := runCLI(t, "explore", "--config", writeConfig(t, tiny), "--max-depth", "5", "--json")
 	var rep struct {
@@ -92,8 +94,8 @@ func TestExploreBoundedSaysSo(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json output does not parse: %v\n%s", err, out)
 	}
-	if code != 0 || rep.Exhaustive || rep.StoppedBy != "max-depth" || rep.Depth != 5 {
-		t.Errorf("exit %d, exhaustive %v, stopped_by %q, depth %d; want 0, false, max-depth, 5", code, rep.Exhaustive, rep.StoppedBy, rep.Depth)
+	if code != exitUndecided || rep.Exhaustive || rep.StoppedBy != "max-depth" || rep.Depth != 5 {
+		t.Errorf("exit %d, exhaustive %v, stopped_by %q, depth %d; want %d, false, max-depth, 5", code, rep.Exhaustive, rep.StoppedBy, rep.Depth, exitUndecided)
 	}
 	for _, p := range rep.Properties {
 		if p.Kind == "always" && p.Status != "unknown" {

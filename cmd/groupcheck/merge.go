@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,12 +17,12 @@ import (
 // the first walk over all shards, with its trace, and the sum of the counts). It refuses
 // reports of different runs and an incomplete or repeated set of shards, naming what is wrong.
 func mergeCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("merge", stderr)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	out := fs.String("out", "", "directory to write each property's first violation to")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	showExpected := fs.Bool("show-expected", false, "also print the trace of each expected violation (by default: its reason, in one line)")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "groupcheck merge: want one or more REPORT.json files (simulate --shard I/N --json)")
@@ -43,7 +42,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck merge: %v\n", err)
 		return 2
 	}
-	return rep.emit("merge", *out, *asJSON, stdout, stderr)
+	return rep.emit("merge", *out, *asJSON, *showExpected, stdout, stderr)
 }
 
 // readSimReport reads one shard's report strictly: unknown fields are errors, and every

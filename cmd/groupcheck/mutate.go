@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -19,8 +18,7 @@ const defaultMutatePackages = "impl/coordinator,impl/consumer,impl/leader,impl/k
 // mutateCmd is `groupcheck mutate`: automatic mutants of impl/ against the suite of small
 // worlds (mutate.Suite), scored per package and per property.
 func mutateCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mutate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("mutate", stderr)
 	pkgs := fs.String("packages", defaultMutatePackages, "comma-separated module directories to mutate")
 	exclude := fs.String("exclude", "encode.go", "comma-separated file names left unmutated (the canonical state encoding is the checker's, not the protocol's)")
 	jobs := fs.Int("jobs", 2, "mutants run at once, each in its own single-threaded process")
@@ -32,11 +30,15 @@ func mutateCmd(args []string, stdout, stderr io.Writer) int {
 	sampleN := fs.Int("sample", 0, "run only the first N mutants of each package in the order of a hash of their keys: a deterministic sample (0: all)")
 	list := fs.Bool("list", false, "list the mutants (key, line, what it becomes) and run nothing")
 	work := fs.String("work", "", "keep the mutated copy of the module in this directory (default: a temporary one)")
-	if err := fs.Parse(args); err != nil {
+	if code, ok := fs.parse(args); !ok {
+		return code
+	}
+	if err := positional(fs, 0); err != nil {
+		fmt.Fprintf(stderr, "groupcheck mutate: %v\n", err)
 		return 2
 	}
-	if fs.NArg() > 0 || *jobs < 1 || *sampleN < 0 {
-		fmt.Fprintf(stderr, "groupcheck mutate: unexpected argument %q, --jobs < 1 or --sample < 0\n", strings.Join(fs.Args(), " "))
+	if *jobs < 1 || *sampleN < 0 {
+		fmt.Fprintf(stderr, "groupcheck mutate: --jobs %d --sample %d: want --jobs 1 or more and --sample 0 or more\n", *jobs, *sampleN)
 		return 2
 	}
 	eq, err := mutate.ReadEquivalents(*equiv)
@@ -134,15 +136,14 @@ func splitList(s string) []string {
 // suite world under the reference (--suite FILE --world I), or one mutant against its
 // baseline (--baseline FILE --mutant ID); one JSON object on stdout.
 func mutateWorker(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mutate-worker", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("mutate-worker", stderr)
 	suite := fs.String("suite", "", "the suite, as JSON")
 	world := fs.Int("world", -1, "the suite world to explore with the reference")
 	basePath := fs.String("baseline", "", "the reference's baseline, as JSON")
 	id := fs.Int("mutant", 0, "the mutant switched on (GROUPCHECK_MUTANT must say the same)")
 	cpu := fs.Uint64("cpu", 0, "CPU seconds after which the process is ended (0: no limit)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	if *cpu > 0 {
 		if err := mutate.LimitCPU(*cpu); err != nil {

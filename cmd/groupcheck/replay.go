@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,7 @@ import (
 
 // parseInterspersed parses flags that may come before or after the positional arguments
 // (`replay FILE --rewrite` as well as `replay --rewrite FILE`).
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterspersed(fs *flags, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -40,12 +39,11 @@ func loadTrace(path string) (*traces.Trace, error) {
 // replay: groupcheck replay FILE [--rewrite]. Exit 0 when the trace replays, 1 on a
 // divergence (the first divergent step and its diff), 2 on a malformed file or bad usage.
 func replay(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("replay", stderr)
 	rewrite := fs.Bool("rewrite", false, "regenerate every expected block from the model and write the file back")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return 2
+		return fs.badFlags(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: groupcheck replay FILE [--rewrite]")
@@ -68,11 +66,34 @@ func replay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "note: %s\n", res.Note)
 	}
 	if d := res.Divergence; d != nil {
-		fmt.Fprintf(stdout, "%s: diverges at %s: %s\n(-want +got):\n%s", pos[0], d.Label, d.Reason, d.Diff)
+		fmt.Fprintf(stdout, "%s: diverges at %s: %s\n", pos[0], d.Label, d.Reason)
+		diff, err := renderingDiff(t)
+		if err != nil {
+			fmt.Fprintf(stderr, "groupcheck replay: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stdout, "--- %s (the trace)\n+++ what the model does now (replay --rewrite writes it)\n%s", pos[0], diff)
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: ok, %d steps replay\n", pos[0], len(res.Steps))
 	return 0
+}
+
+// renderingDiff is a line diff of t as written against t as the model renders it now (its
+// rewrite), so that every step that changed shows, each in its context.
+func renderingDiff(t *traces.Trace) (string, error) {
+	nt, err := traces.Rewrite(t)
+	if err != nil {
+		return "", err
+	}
+	var was, now bytes.Buffer
+	if err := traces.Format(&was, t); err != nil {
+		return "", err
+	}
+	if err := traces.Format(&now, nt); err != nil {
+		return "", err
+	}
+	return lineDiff(was.String(), now.String()), nil
 }
 
 func rewriteFile(path string, t *traces.Trace, stdout, stderr io.Writer) int {
@@ -97,17 +118,22 @@ func rewriteFile(path string, t *traces.Trace, stdout, stderr io.Writer) int {
 // shrink: groupcheck shrink FILE [--property NAME] [--out FILE]. The property defaults to
 // the trace's header property, else the first always-property that fails at its end.
 func shrink(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("shrink", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("shrink", stderr)
 	prop := fs.String("property", "", "the always-property to keep violated (default: the trace's)")
 	out := fs.String("out", "", "write the shrunk trace here instead of stdout")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		return 2
+		return fs.badFlags(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "usage: groupcheck shrink FILE [--property NAME] [--out FILE]")
 		return 2
+	}
+	if *prop != "" {
+		if err := knownProperty(*prop); err != nil {
+			fmt.Fprintf(stderr, "groupcheck shrink: %v\n", err)
+			return 2
+		}
 	}
 	t, err := loadTrace(pos[0])
 	if err != nil {

@@ -39,9 +39,11 @@ func TestReplayDivergenceExitsOneAndRewriteRepairs(t *testing.T) {
 	if err := os.WriteFile(f, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The divergence is a line diff of the trace as written against the model's rendering:
+	// the edited line out, the model's in, in the context of its step.
 	code, out, _ := runCLI(t, "replay", f)
-	if code != 1 || !strings.Contains(out, "diverges at step 2 (") || !strings.Contains(out, "deliver-request a") ||
-		!strings.Contains(out, "-") || !strings.Contains(out, "MEMBER_ID_REQUIRED") {
+	if code != 1 || !strings.Contains(out, "diverges at step 2 (") || !strings.Contains(out, "+++ what the model does now (replay --rewrite writes it)\n") ||
+		!strings.Contains(out, "  deliver-request a\n  ----\n- coord -> a: JoinGroup NONE member=a#1\n+ coord -> a: JoinGroup MEMBER_ID_REQUIRED member=a#1\n") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 	if code, out, errs := runCLI(t, "replay", f, "--rewrite"); code != 0 {

@@ -48,6 +48,11 @@ type propertyReport struct {
 	Why       string   `json:"why,omitempty"`
 	Expected  string   `json:"expected,omitempty"`
 	Trace     []string `json:"trace"`
+	// Origin is why the property is checked (invariants.Origin): promise, conformance: IMPL,
+	// or vacuity guard.
+	Origin string `json:"origin"`
+
+	origin invariants.Origin
 
 	liveness bool // a lasso, not a safety counterexample: no trace file
 	// unchecked: a path whose end the replay cannot check (orphans-expire's): its trace
@@ -72,6 +77,7 @@ func newReport(m *invariants.Model, r explorer.Report[spec.World, spec.Action]) 
 	for i, pr := range r.Properties {
 		p := m.Props()[i]
 		out := propertyReport{Name: pr.Name, Kind: pr.Kind.String(), Status: pr.Status.String(), Statement: p.Statement, Source: p.Source, Trace: []string{}}
+		out.setOrigin()
 		var path *explorer.Path[spec.World, spec.Action]
 		if pr.Status == explorer.Violated && pr.Path != nil {
 			path = pr.Path
@@ -87,6 +93,11 @@ func newReport(m *invariants.Model, r explorer.Report[spec.World, spec.Action]) 
 	return rep
 }
 
+func (p *propertyReport) setOrigin() {
+	p.origin, _ = invariants.OriginOf(p.Name)
+	p.Origin = p.origin.String()
+}
+
 // failed: a violation, or a sometimes-property never reached in an exhaustive run.
 func (r *report) failed() bool {
 	for _, p := range r.Properties {
@@ -95,54 +106,6 @@ func (r *report) failed() bool {
 		}
 	}
 	return r.Rounds != nil && (r.Rounds.Exceeded || r.Rounds.UnavailableExceeded)
-}
-
-func (r *report) writeText(w io.Writer) {
-	verdict := "exhaustive: every reachable state was explored"
-	if !r.Exhaustive {
-		verdict = "BOUNDED: stopped by " + r.StoppedBy + "; holds means held in the states explored"
-	}
-	fmt.Fprintf(w, "world %s: %d distinct states, %d generated, depth %d, %.1fs on %d workers\n%s\n",
-		r.Config, r.Distinct, r.Generated, r.Depth, r.Seconds, r.Workers, verdict)
-	fmt.Fprintf(w, "fingerprint collision probability ≤ %.2g\n\n", r.Collision)
-	for _, p := range r.Properties {
-		status := p.Status
-		if p.Expected != "" {
-			status += "*"
-		}
-		fmt.Fprintf(w, "  %-10s %-10s %-33s %s\n", status, p.Kind, p.Name, p.Statement)
-	}
-	for _, p := range r.Properties {
-		if (p.liveness || p.unchecked) && p.Status == "unknown" {
-			fmt.Fprintf(w, "  %s: %s\n", p.Name, p.Why)
-		}
-		if p.Expected != "" {
-			fmt.Fprintf(w, "  * %s: expected in this world, does not fail the run: %s\n", p.Name, p.Expected)
-		}
-	}
-	if r.Reduction != "" {
-		fmt.Fprintf(w, "\n%s\n", reductionNote)
-	}
-	if r.Rounds != nil {
-		r.Rounds.writeText(w)
-	}
-	if len(r.NeverTaken) > 0 {
-		fmt.Fprintf(w, "\nactions never enabled: %s\n", strings.Join(r.NeverTaken, ", "))
-	}
-	for i, p := range r.Properties {
-		if r.paths[i] == nil {
-			continue
-		}
-		kind := "shortest counterexample"
-		if r.Reduction != "" {
-			kind = "counterexample (a path of the reduced graph: valid, not always a shortest one)"
-		}
-		if p.liveness {
-			kind = "lasso (shortest prefix to a world of a fair cycle that never converges, or a dead end; the cycle's steps come last)"
-		}
-		fmt.Fprintf(w, "\n%s violated (%s): %s\n%s, %d steps:\n", p.Name, p.Source, p.Why, kind, len(p.Trace))
-		writePath(w, &r.cfg, r.paths[i])
-	}
 }
 
 // checkedName is the property a trace of p names, which its replay checks at the end.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -47,8 +46,7 @@ type simFinding struct {
 }
 
 func simulateCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("simulate", stderr)
 	preset := fs.String("preset", "", "a built-in world; default "+spec.DefaultPreset)
 	config := fs.String("config", "", "a world in the config-file format")
 	mutant := fs.String("mutant", "", "switch on a named fault")
@@ -59,16 +57,21 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "directory to write each property's first (shrunk) violation to")
 	shardFlag := fs.String("shard", "", "take only shard I/N of the walks (N alone: I from "+jobIndexVar+")")
 	html := fs.String("html", "", "write the run's report as one self-contained HTML page to this file")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	showExpected := fs.Bool("show-expected", false, "also print the trace of each expected violation (by default: its reason, in one line)")
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	sh, err := parseShard(*shardFlag, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
 		return 2
 	}
-	if fs.NArg() > 0 || *walks < 1 || *depth < 1 {
-		fmt.Fprintln(stderr, "groupcheck simulate: want --walks ≥ 1, --depth ≥ 1 and no arguments")
+	if err := positional(fs, 0); err != nil {
+		fmt.Fprintf(stderr, "groupcheck simulate: %v\n", err)
+		return 2
+	}
+	if *walks < 1 || *depth < 1 {
+		fmt.Fprintf(stderr, "groupcheck simulate: --walks %d --depth %d: want each 1 or more\n", *walks, *depth)
 		return 2
 	}
 	cfg, err := loadWorld(*preset, *config, *mutant)
@@ -92,11 +95,11 @@ func simulateCmd(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	return rep.emit("simulate", *out, *asJSON, stdout, stderr)
+	return rep.emit("simulate", *out, *asJSON, *showExpected, stdout, stderr)
 }
 
 // emit writes the findings to dir (if set) and prints the report; it returns the exit status.
-func (r *simReport) emit(cmd, dir string, asJSON bool, stdout, stderr io.Writer) int {
+func (r *simReport) emit(cmd, dir string, asJSON, showExpected bool, stdout, stderr io.Writer) int {
 	if dir != "" {
 		if err := r.writeFindings(dir, r.Config); err != nil {
 			fmt.Fprintf(stderr, "groupcheck %s: %v\n", cmd, err)
@@ -108,7 +111,7 @@ func (r *simReport) emit(cmd, dir string, asJSON bool, stdout, stderr io.Writer)
 		enc.SetIndent("", "  ")
 		enc.Encode(r)
 	} else {
-		r.writeText(stdout)
+		r.writeText(stdout, showExpected)
 	}
 	return r.exit()
 }
@@ -267,38 +270,65 @@ func actionsOf(steps []explorer.Step[spec.World, spec.Action]) []spec.Action {
 	return out
 }
 
-func (r *simReport) writeText(w io.Writer) {
-	of := ""
-	if r.Shard != "" {
-		of = fmt.Sprintf(" of %d (shard %s)", r.TotalWalks, r.Shard)
-	}
-	fmt.Fprintf(w, "world %s: %d random walks%s (seed %d), %d steps, %d ended in a deadlock, %.1fs\n",
-		r.Config, r.Walks, of, r.Seed, r.Steps, r.Deadlocks, r.Seconds)
+// writeText prints the answer first: the violations counted in one line, then each
+// unexpected one with its shrunk trace, each expected one's reason in one line (its trace with
+// showExpected), then the walks' figures.
+func (r *simReport) writeText(w io.Writer, showExpected bool) {
 	walks := r.Walks
 	if r.Shard != "" {
 		walks = r.TotalWalks
 	}
-	fmt.Fprintf(w, "reproduce: groupcheck simulate --seed %d --walks %d --depth %d ... (same flags)\n", r.Seed, walks, r.Depth)
-	if len(r.NeverTaken) > 0 {
-		fmt.Fprintf(w, "actions never taken: %s\n", strings.Join(r.NeverTaken, ", "))
+	expected := 0
+	for _, v := range r.Violations {
+		if v.Expected != "" {
+			expected++
+		}
+	}
+	of := ""
+	if r.Shard != "" {
+		of = fmt.Sprintf(" (shard %s of %d)", r.Shard, r.TotalWalks)
+	}
+	fmt.Fprintf(w, "%s: %d violated, %d expected in %d random walks%s of seed %d; a sample: what no walk violated is not proven\n",
+		r.Config, len(r.Violations)-expected, expected, r.Walks, of, r.Seed)
+	for i, v := range r.Violations {
+		if v.Expected == "" || showExpected {
+			r.writeFinding(w, i)
+		}
+	}
+	if expected > 0 && !showExpected {
+		fmt.Fprintln(w)
+		for _, v := range r.Violations {
+			if v.Expected != "" {
+				fmt.Fprintf(w, "expected %s (in %d walk(s)): %s\n", v.Property, v.Count, v.Expected)
+			}
+		}
+		fmt.Fprintln(w, "  (expected violations do not fail the run; --show-expected prints their traces, --out DIR writes them)")
 	}
 	if len(r.Violations) == 0 {
-		fmt.Fprintf(w, "no property violated in these walks (%s)\n", r.Note)
-		return
+		fmt.Fprintf(w, "\nno property violated in these walks (%s)\n", r.Note)
 	}
-	for i, v := range r.Violations {
-		mark := ""
-		if v.Expected != "" {
-			mark = " (expected: " + v.Expected + ")"
-		}
-		how := fmt.Sprintf("shrunk to %d steps", v.Steps)
-		if v.Property == invariants.ConvergesName {
-			how = fmt.Sprintf("a dead end after %d steps (not shrunk)", v.Steps)
-		}
-		fmt.Fprintf(w, "\n%s violated in %d walk(s), first in walk %d; %s%s:\n", v.Property, v.Count, v.Walk, how, mark)
-		if res, err := traces.Replay(r.found[i]); err == nil {
-			traces.Text(w, r.found[i], res)
-		}
+	if len(r.NeverTaken) > 0 {
+		fmt.Fprintf(w, "\nactions never taken: %s\n  (no walk took them, so nothing they would do was checked)\n", strings.Join(r.NeverTaken, ", "))
+	}
+	fmt.Fprintf(w, "\nworld %s: %d random walks%s (seed %d), %d steps, %d ended in a deadlock, %.1fs\n",
+		r.Config, r.Walks, of, r.Seed, r.Steps, r.Deadlocks, r.Seconds)
+	fmt.Fprintf(w, "reproduce: groupcheck simulate --seed %d --walks %d --depth %d ... (same flags)\n", r.Seed, walks, r.Depth)
+}
+
+// writeFinding prints finding i: the property, how often and first where, and its trace.
+func (r *simReport) writeFinding(w io.Writer, i int) {
+	v := r.Violations[i]
+	mark := ""
+	if v.Expected != "" {
+		mark = " (expected: " + v.Expected + ")"
+	}
+	how := fmt.Sprintf("shrunk to %d steps", v.Steps)
+	if v.Property == invariants.ConvergesName {
+		how = fmt.Sprintf("a dead end after %d steps (not shrunk)", v.Steps)
+	}
+	fmt.Fprintf(w, "\n%s violated in %d walk(s), first in walk %d; %s%s:\n", v.Property, v.Count, v.Walk, how, mark)
+	if res, err := traces.Replay(r.found[i]); err == nil {
+		traces.Text(w, r.found[i], res)
 	}
 }
 

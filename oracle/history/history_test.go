@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -68,12 +69,22 @@ func TestReadErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
 	}{
-		{"not JSON", "{", "history line 1: unexpected EOF"},
+		{"not JSON", "{", "history line 1: the JSON object is cut short: the line ends inside it"},
+		{"not JSON at all", `{"seq":1,kind:"start"}`, "history line 1: not a JSON object: invalid character 'k' looking for beginning of object key string (at byte 10)"},
 		{"unknown field", `{"seq":1,"kind":"start","node":"a","colour":1}`, `history line 1: json: unknown field "colour"`},
 		{"two values", ok + ok, "history line 1: more than one JSON value on the line"},
 		{"a stray brace after the event", ok + "}", "history line 1: more than one JSON value on the line"},
 		{"a stray bracket after the event", ok + " ]", "history line 1: more than one JSON value on the line"},
-		{"not an object", "[]", "history line 1: json: cannot unmarshal array"},
+		{"not an object", "[]", "history line 1: want one JSON object per line (an event); got an array"},
+		// A field of the wrong shape names the shape it takes.
+		{"parts as a list", `{"seq":1,"kind":"mark","node":"a","parts":["t-0"]}`, `history line 1: field "parts": want an object of topic to partition numbers, such as {"t":[0,1]}; got an array`},
+		{"a partition as a string", `{"seq":1,"kind":"mark","node":"a","parts":{"t":["0"]}}`, `history line 1: field "parts": want an object of topic to partition numbers, such as {"t":[0,1]}; got a string`},
+		{"an assignment as a list", `{"seq":1,"kind":"mark","node":"a","assignments":{"m":["t-0"]}}`, `history line 1: field "assignments": want an object of member to partitions, such as {"a":{"t":[0]}}; got an array`},
+		{"protocols as a string", `{"seq":1,"kind":"mark","node":"a","protocols":"range"}`, `history line 1: field "protocols": want an array of strings, such as ["range","cooperative-sticky"]; got a string`},
+		{"gen as a string", `{"seq":1,"kind":"mark","node":"a","gen":"3"}`, `history line 1: field "gen": want an integer of at most 32 bits; got a string`},
+		{"gen too large", `{"seq":1,"kind":"mark","node":"a","gen":4294967296}`, `history line 1: field "gen": want an integer of at most 32 bits; got number 4294967296`},
+		{"seq a fraction", `{"seq":1.5,"kind":"mark","node":"a"}`, `history line 1: field "seq": want an integer; got number 1.5`},
+		{"node a number", `{"seq":1,"kind":"mark","node":7}`, `history line 1: field "node": want a string; got a number`},
 		{"null", "null", `history line 1: unknown kind ""`},
 		{"unknown kind", `{"seq":1,"kind":"poll","node":"a"}`, `history line 1: unknown kind "poll"`},
 		{"seq from 1", `{"seq":0,"kind":"start","node":"a"}`, "history line 1: seq 0 does not increase (previous 0)"},
@@ -360,4 +371,16 @@ func FuzzDuplicateKeys(f *testing.F) {
 			t.Fatalf("%s: duplicate %v, token walk says %v", b, got, want)
 		}
 	})
+}
+
+// Every field of Event has a shape to name in a decoding error: a field added with a type
+// shape does not know fails here.
+func TestEveryFieldHasAShape(t *testing.T) {
+	et := reflect.TypeFor[Event]()
+	for i := range et.NumField() {
+		key, _, _ := strings.Cut(et.Field(i).Tag.Get("json"), ",")
+		if fieldShape(key) == "" {
+			t.Errorf("field %q (%s) has no shape: add its type to shape (shape.go)", key, et.Field(i).Type)
+		}
+	}
 }

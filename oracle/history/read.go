@@ -107,7 +107,7 @@ func decodeLine(b []byte) (Event, error) {
 	dec.DisallowUnknownFields()
 	var e Event
 	if err := dec.Decode(&e); err != nil {
-		return Event{}, err
+		return Event{}, decodeError(err)
 	}
 	// Decoder.More is false before a stray '}' or ']', so look at what is left instead.
 	if rest := bytes.TrimSpace(b[dec.InputOffset():]); len(rest) > 0 {
