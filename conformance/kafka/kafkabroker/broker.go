@@ -116,7 +116,9 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 	if heap == "" {
 		heap = "512m"
 	}
-	jvm := []string{"-Xmx" + heap, "-XX:+UseSerialGC", "-Djava.awt.headless=true",
+	// One GC thread and the client compiler only: a test broker's load is small, and on a
+	// shared 2-core machine the JIT's and GC's threads are what slow its start.
+	jvm := []string{"-Xmx" + heap, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
 		"-Dlog4j2.configurationFile=" + logCfg, "-cp", cfg.Classpath}
 
 	if _, err := os.Stat(filepath.Join(data, "meta.properties")); err != nil {
@@ -128,7 +130,7 @@ func Start(ctx context.Context, cfg Config) (*Broker, error) {
 			"--cluster-id", id, "--config", propsFile)...)
 		format.Stdout, format.Stderr = logf, logf
 		if err := format.Run(); err != nil {
-			return nil, fmt.Errorf("kafka broker: formatting storage in %s: %v\n%s", data, err, logTail(logPath))
+			return nil, fmt.Errorf("kafka broker: formatting storage in %s: %v\nlast lines of %s:\n%s", data, err, logPath, logTail(logPath))
 		}
 	}
 
