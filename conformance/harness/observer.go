@@ -84,6 +84,21 @@ func (o *Observer) leaves(m string) {
 	o.left[m] = true
 }
 
+// hasLeft reports whether member m left the group on its own.
+func (o *Observer) hasLeft(m string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.left[m]
+}
+
+// logf adds a line to the broker-side log (what the harness read from a broker at an
+// address).
+func (o *Observer) logf(format string, args ...any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	fmt.Fprintf(&o.log, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
+}
+
 // generation takes a classic leader's JoinGroup response: a member of the previous
 // generation that is not in this one's member list, and did not leave, was removed by the
 // coordinator (a session or rebalance timeout; kfake does not log those for classic groups).

@@ -96,8 +96,8 @@ func (t *Tap) begin(req kmsg.Request) func(kmsg.Response) {
 		if !carriesMember[e.Op] { // the response does not say: it answers the request's member
 			x.Member, x.Gen = e.Member, e.Gen
 		}
-		if e.Op == history.LeaveGroup && x.OK() {
-			t.obs.leaves(e.Member)
+		if x.OK() && (e.Op == history.LeaveGroup || e.Op == history.ConsumerGroupHeartbeat && e.Gen < 0) {
+			t.obs.leaves(e.Member) // a KIP-848 leave is a heartbeat with epoch -1 (-2: static)
 		}
 		end(x)
 		if (e.Op == history.JoinGroup || e.Op == history.ConsumerGroupHeartbeat) && x.OK() && x.Member != "" {
