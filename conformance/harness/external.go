@@ -43,7 +43,7 @@ func (h *Harness) external(ctx context.Context) error {
 	}
 	prefix := "gc-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	h.group = prefix + "-g"
-	for t := range Topics {
+	for t := range h.topics {
 		h.topics[t] = prefix + "-" + t
 	}
 	if err := h.adminClient(); err != nil {

@@ -28,6 +28,14 @@ const Brokers = 3
 // Topics are created at start with these partition counts.
 var Topics = map[string]int32{"t1": 4, "t2": 2}
 
+// LateTopic is the topic a scenario with OpCreateTopic creates mid-run, with LatePartitions
+// partitions. Every node of such a scenario subscribes to it from its start, as a deployment
+// whose consumers are rolled out before the topic they read is created.
+const (
+	LateTopic      = "t3"
+	LatePartitions = 2
+)
+
 // Config configures a Harness.
 type Config struct {
 	Protocol Protocol
@@ -62,6 +70,9 @@ type Harness struct {
 	parts map[string]int32 // topic → partition count now
 	rng   *rand.Rand
 
+	late  bool                   // the scenario creates LateTopic: every node subscribes to it
+	armed map[string]func() bool // node → whether its armed CrashMidJoin has fired
+
 	// injected: the harness had kfake answer with an error the coordinator's state does not
 	// explain (Fence), so the history's coordinator answers are not all the coordinator's.
 	injected bool
@@ -89,6 +100,7 @@ func New(ctx context.Context, cfg Config) (*Harness, error) {
 	for t := range Topics {
 		h.topics[t] = t
 	}
+	h.topics[LateTopic] = LateTopic
 	if cfg.Bootstrap != "" {
 		if err := h.external(ctx); err != nil {
 			h.Close()

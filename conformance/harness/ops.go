@@ -26,6 +26,9 @@ func (h *Harness) Start(name string, fault Fault) (*Node, error) {
 	for t := range h.parts {
 		n.topics = append(n.topics, t)
 	}
+	if late := h.topics[LateTopic]; h.late && h.parts[late] == 0 {
+		n.topics = append(n.topics, late)
+	}
 	h.mu.Unlock()
 	sort.Strings(n.topics)
 	n.tap = h.obs.Tap(name, h.cfg.Protocol.Proto)

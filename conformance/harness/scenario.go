@@ -18,6 +18,8 @@ const (
 	OpHeal          Op = "heal"           // end Node's cut
 	OpAddPartitions Op = "add-partitions" // add two partitions to t1
 	OpFence         Op = "fence"          // have kfake fence Node's next heartbeat
+	OpCreateTopic   Op = "create-topic"   // create LateTopic, subscribed to from the start
+	OpCrashMidJoin  Op = "crash-mid-join" // crash Node at its next join answer (CrashMidJoin)
 	OpSettle        Op = "settle"         // wait for the settle signature
 )
 
@@ -88,12 +90,37 @@ var (
 		[]Step{{Op: OpLeaveAll}})}
 )
 
+// The scenarios real deployments have and polite runs miss (issue 30 §1): a topic created
+// while its consumers run, churn with no settling between steps, a crash between a join
+// answer and the next step of the join.
+var (
+	TopicCreated = Scenario{Name: "topic-created", Steps: Steps(Starts("a", "b"), SettleStep,
+		[]Step{{Op: OpCreateTopic}}, SettleStep,
+		Starts("c"), SettleStep,
+		[]Step{{Op: OpLeaveAll}})}
+	Burst = Scenario{Name: "burst", Steps: Steps(Starts("a", "b", "c"), SettleStep,
+		Starts("d"), []Step{{Op: OpLeave, Node: "a"}}, Starts("e"), []Step{{Op: OpAddPartitions},
+			{Op: OpCrash, Node: "c"}}, Starts("f"), SettleStep,
+		[]Step{{Op: OpLeaveAll}})}
+	CrashMidJoin = Scenario{Name: "crash-mid-join", Steps: Steps(Starts("a", "b", "c"), SettleStep,
+		[]Step{{Op: OpCrashMidJoin, Node: "b"}}, Starts("d"), SettleStep,
+		Starts("e"), SettleStep,
+		[]Step{{Op: OpLeaveAll}})}
+)
+
 // Scenarios lists the clean scenarios.
-var Scenarios = []Scenario{Churn, Crash, Fence, Cut}
+var Scenarios = []Scenario{Churn, Crash, Fence, Cut, TopicCreated, Burst, CrashMidJoin}
 
 // Run executes the scenario's steps in order, with a jitter pause before each.
 func (h *Harness) Run(ctx context.Context, sc Scenario) error {
 	h.mark(Coordinator, "scenario %s protocol %s seed %d", sc.Name, h.cfg.Protocol.Name, h.cfg.Seed)
+	for _, s := range sc.Steps {
+		if s.Op == OpCreateTopic {
+			h.mu.Lock()
+			h.late = true
+			h.mu.Unlock()
+		}
+	}
 	for i, s := range sc.Steps {
 		h.jitter()
 		if err := h.Do(ctx, s); err != nil {
@@ -123,8 +150,15 @@ func (h *Harness) Do(ctx context.Context, s Step) error {
 		return h.AddPartitions(ctx, "t1", 2)
 	case OpFence:
 		return h.Fence(ctx, s.Node)
+	case OpCreateTopic:
+		return h.CreateTopic(ctx)
+	case OpCrashMidJoin:
+		return h.CrashMidJoin(s.Node)
 	case OpSettle:
-		return h.Settle(ctx)
+		if err := h.Settle(ctx); err != nil {
+			return err
+		}
+		return h.unfired()
 	}
 	return fmt.Errorf("unknown op %q", s.Op)
 }

@@ -35,6 +35,7 @@ type Tap struct {
 	onCommit   func(member string, gen int32, err string) // Node.WatchCommits
 	joined     history.Event                              // the last accepted JoinGroup or ConsumerGroupHeartbeat response
 	deviations map[string]bool                            // client deviations already noted
+	trip       func(op string, x history.Event) bool      // Harness.CrashMidJoin: true once it fired
 }
 
 func (t *Tap) fail(err error) { t.obs.fail(fmt.Sprintf("tap %s: %v", t.node, err)) }
@@ -100,6 +101,14 @@ func (t *Tap) begin(req kmsg.Request) func(kmsg.Response) {
 			t.obs.leaves(e.Member) // a KIP-848 leave is a heartbeat with epoch -1 (-2: static)
 		}
 		end(x)
+		t.mu.Lock()
+		trip := t.trip
+		t.mu.Unlock()
+		if trip != nil && trip(e.Op, x) {
+			t.mu.Lock()
+			t.trip = nil
+			t.mu.Unlock()
+		}
 		if (e.Op == history.JoinGroup || e.Op == history.ConsumerGroupHeartbeat) && x.OK() && x.Member != "" {
 			t.mu.Lock()
 			t.joined = x
