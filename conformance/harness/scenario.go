@@ -20,6 +20,7 @@ const (
 	OpFence         Op = "fence"          // have kfake fence Node's next heartbeat
 	OpCreateTopic   Op = "create-topic"   // create LateTopic, subscribed to from the start
 	OpCrashMidJoin  Op = "crash-mid-join" // crash Node at its next join answer (CrashMidJoin)
+	OpDelayCommit   Op = "delay-commit"   // hold Node's next OffsetCommit across a rebalance
 	OpSettle        Op = "settle"         // wait for the settle signature
 )
 
@@ -106,10 +107,13 @@ var (
 		[]Step{{Op: OpCrashMidJoin, Node: "b"}}, Starts("d"), SettleStep,
 		Starts("e"), SettleStep,
 		[]Step{{Op: OpLeaveAll}})}
+	DelayedCommit = Scenario{Name: "delayed-commit", Steps: Steps(Starts("a", "b", "c"), SettleStep,
+		[]Step{{Op: OpDelayCommit, Node: "b"}}, Starts("d"), SettleStep,
+		[]Step{{Op: OpLeaveAll}})}
 )
 
 // Scenarios lists the clean scenarios.
-var Scenarios = []Scenario{Churn, Crash, Fence, Cut, TopicCreated, Burst, CrashMidJoin}
+var Scenarios = []Scenario{Churn, Crash, Fence, Cut, TopicCreated, Burst, CrashMidJoin, DelayedCommit}
 
 // Run executes the scenario's steps in order, with a jitter pause before each.
 func (h *Harness) Run(ctx context.Context, sc Scenario) error {
@@ -154,6 +158,8 @@ func (h *Harness) Do(ctx context.Context, s Step) error {
 		return h.CreateTopic(ctx)
 	case OpCrashMidJoin:
 		return h.CrashMidJoin(s.Node)
+	case OpDelayCommit:
+		return h.DelayCommit(s.Node)
 	case OpSettle:
 		if err := h.Settle(ctx); err != nil {
 			return err

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // CreateTopic creates LateTopic, to which every node of the scenario subscribed from its
@@ -35,8 +37,9 @@ func (h *Harness) CreateTopic(ctx context.Context) error {
 // CrashMidJoin arms a crash of node name at the next answer that hands it a new round of
 // work, before it can act on it: a classic JoinGroup response (the crash falls between its
 // JoinGroup and its SyncGroup, so the coordinator holds a member that will never sync) or a
-// KIP-848 heartbeat response carrying an assignment (the crash falls between the new target
-// and its acknowledgement). The tap fires it as it decodes the response, before the client
+// KIP-848 heartbeat response carrying an assignment or a new epoch (the crash falls between
+// the new target and its acknowledgement; Kafka bumps an unchanged member's epoch with
+// assignment null, GroupMetadataManager.consumerGroupHeartbeat). The tap fires it as it decodes the response, before the client
 // reads it. A later Settle fails if it never fired.
 func (h *Harness) CrashMidJoin(name string) error {
 	n, err := h.node(name)
@@ -46,9 +49,9 @@ func (h *Harness) CrashMidJoin(name string) error {
 	var fired atomic.Bool
 	h.mark(name, "crash armed at the next join answer")
 	n.tap.mu.Lock()
-	n.tap.trip = func(op string, x history.Event) bool {
-		hit := x.OK() && (op == history.JoinGroup ||
-			op == history.ConsumerGroupHeartbeat && x.Note != "assignment=null")
+	n.tap.trip = func(req, x history.Event) bool {
+		hit := x.OK() && (req.Op == history.JoinGroup || req.Op == history.ConsumerGroupHeartbeat &&
+			req.Gen > 0 && (x.Note != "assignment=null" || x.Gen > req.Gen))
 		if hit && fired.CompareAndSwap(false, true) {
 			h.Crash(name)
 		}
@@ -59,7 +62,7 @@ func (h *Harness) CrashMidJoin(name string) error {
 	if h.armed == nil {
 		h.armed = map[string]func() bool{}
 	}
-	h.armed[name] = fired.Load
+	h.armed[name+" crash-mid-join"] = fired.Load
 	h.mu.Unlock()
 	return nil
 }
@@ -70,9 +73,50 @@ func (h *Harness) unfired() error {
 	defer h.mu.Unlock()
 	for name, fired := range h.armed {
 		if !fired() {
-			return fmt.Errorf("crash-mid-join %s never fired: no join answer reached it", name)
+			return fmt.Errorf("%s never fired: no matching request or answer", name)
 		}
 		delete(h.armed, name)
 	}
+	return nil
+}
+
+// DelayCommit arms a hold on node name's next OffsetCommit: the request is tapped as sent, then
+// held in the node's network (a client-side conn before it reaches the socket, a proxy or
+// server-side conn before the broker reads it) until some member has been answered with a
+// newer generation or epoch than the commit carries — the group rebalanced while it was in
+// flight — or for at most a rebalance timeout plus a session. Everything behind it on the
+// same connection waits too, as behind a stalled TCP stream. The broker must then refuse the
+// stale commit (ILLEGAL_GENERATION, STALE_MEMBER_EPOCH, ...) or accept it only where the
+// committer still owns the partitions (commit-from-owner). A later Settle fails if no commit
+// was held.
+func (h *Harness) DelayCommit(name string) error {
+	n, err := h.node(name)
+	if err != nil {
+		return err
+	}
+	var caught atomic.Bool
+	limit := h.cfg.Timing.Rebalance + h.cfg.Timing.Session
+	h.mark(name, "next OffsetCommit to be held across a rebalance (at most %v)", limit)
+	n.tap.mu.Lock()
+	n.tap.hold = func(req kmsg.Request) func() {
+		oc, ok := req.(*kmsg.OffsetCommitRequest)
+		if !ok || !caught.CompareAndSwap(false, true) {
+			return nil
+		}
+		n.tap.hold = nil // under n.tap.mu, held's caller
+		gen := oc.Generation
+		return func() {
+			t0 := time.Now()
+			moved := h.obs.past(gen, time.After(limit))
+			n.Mark("OffsetCommit at generation %d held %v; group moved on: %v", gen, time.Since(t0).Round(time.Millisecond), moved)
+		}
+	}
+	n.tap.mu.Unlock()
+	h.mu.Lock()
+	if h.armed == nil {
+		h.armed = map[string]func() bool{}
+	}
+	h.armed[name+" delay-commit"] = caught.Load
+	h.mu.Unlock()
 	return nil
 }

@@ -35,7 +35,18 @@ type Tap struct {
 	onCommit   func(member string, gen int32, err string) // Node.WatchCommits
 	joined     history.Event                              // the last accepted JoinGroup or ConsumerGroupHeartbeat response
 	deviations map[string]bool                            // client deviations already noted
-	trip       func(op string, x history.Event) bool      // Harness.CrashMidJoin: true once it fired
+	trip       func(req, x history.Event) bool            // Harness.CrashMidJoin: true once it fired
+	hold       func(kmsg.Request) func()                  // Harness.Delay: the wait for a request to hold, or nil
+}
+
+// held returns how long to hold req before it goes on (a wait), or nil to pass it at once.
+func (t *Tap) held(req kmsg.Request) func() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.hold == nil {
+		return nil
+	}
+	return t.hold(req)
 }
 
 func (t *Tap) fail(err error) { t.obs.fail(fmt.Sprintf("tap %s: %v", t.node, err)) }
@@ -104,10 +115,13 @@ func (t *Tap) begin(req kmsg.Request) func(kmsg.Response) {
 		t.mu.Lock()
 		trip := t.trip
 		t.mu.Unlock()
-		if trip != nil && trip(e.Op, x) {
+		if trip != nil && trip(e, x) {
 			t.mu.Lock()
 			t.trip = nil
 			t.mu.Unlock()
+		}
+		if (e.Op == history.JoinGroup || e.Op == history.ConsumerGroupHeartbeat) && x.OK() {
+			t.obs.advance(x.Gen)
 		}
 		if (e.Op == history.JoinGroup || e.Op == history.ConsumerGroupHeartbeat) && x.OK() && x.Member != "" {
 			t.mu.Lock()
