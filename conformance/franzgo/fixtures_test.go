@@ -29,6 +29,12 @@ var fixtures = []struct {
 	{"late-commit-cooperative.jsonl", oracle.CommitFromOwner, broken},
 	{"late-commit-eager.jsonl", oracle.CommitFromOwner, broken},
 	{"late-commit-kip848.jsonl", oracle.CommitFromOwner, broken},
+	// Source: delayed-commit against Kafka 4.4.0 (docs/real-kafka.md), 1 run of 2: b's
+	// OffsetCommit was held across the rebalance, b was removed from generation 5, and when
+	// its heartbeat was answered UNKNOWN_MEMBER_ID kgo did not call OnPartitionsLost: it
+	// rejoined claiming t1/1 and t2/1 (JoinGroup owned partitions) and kept them until it
+	// revoked them in generation 6, 191 ms after a and d were assigned them.
+	{"unknown-member-rejoin-owning-delayed-commit-cooperative.jsonl", oracle.ExclusiveOwnership, "b"},
 }
 
 // linFixtures are real runs whose coordinator answers no reference coordinator could give:
