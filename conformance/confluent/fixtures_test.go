@@ -147,16 +147,3 @@ func known(t *testing.T, hist history.History, rep oracle.Report, want bool) {
 		}
 	}
 }
-
-// TestLostOverlapsNextOwner replays a cooperative-sticky delayed-commit run against Kafka 4.4.0
-// (docs/real-kafka.md), 1 run of 2: b's held OffsetCommit stalled its coordinator connection,
-// so its heartbeats too; Kafka removed b, and 3 ms after b was told UNKNOWN_MEMBER_ID the
-// new owner d began its assign while b's lost callback was still open (it returned 7 ms after
-// the answer), and librdkafka sent another Heartbeat (with an empty member ID) before it did.
-// The oracle reads that as b going on still owning: an exclusive-ownership violation.
-func TestLostOverlapsNextOwner(t *testing.T) {
-	rep := replay(t, "lost-overlaps-next-owner-delayed-commit-cooperative-sticky.jsonl")
-	if !(h.Verdict{Report: rep}).Has(oracle.ExclusiveOwnership, oracle.ClassViolation, "b and d") {
-		t.Errorf("want an exclusive-ownership violation of b and d:\n%s", rep)
-	}
-}
