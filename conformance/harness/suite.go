@@ -105,7 +105,7 @@ func Conformance(t *testing.T, protocols []Protocol, scenarios []Scenario, keep 
 		t.Run(p.Name, func(t *testing.T) {
 			for _, sc := range scenarios {
 				t.Run(sc.Name, func(t *testing.T) {
-					if testing.Short() && *soakRuns == 0 && keep != nil && !keep(p, sc) {
+					if testing.Short() && *soakRuns == 0 && (sc.Long || keep != nil && !keep(p, sc)) {
 						t.Skip("long form only")
 					}
 					if Bootstrap() != "" && sc.NeedsKfake() {
