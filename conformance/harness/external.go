@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
@@ -80,6 +81,9 @@ func (h *Harness) external(ctx context.Context) error {
 		}
 	}
 	if h.cfg.Protocol.Proto == history.Consumer {
+		if err := h.groupTiming(ctx); err != nil {
+			return err
+		}
 		h.watch = newWatcher(h)
 		go h.watch.run()
 	}
@@ -120,4 +124,35 @@ func (h *Harness) forget() {
 		h.cfg.Logf("delete topics %v: %v", topics, err)
 	}
 	h.adm.DeleteGroups(ctx, h.group)
+}
+
+// groupTiming gives the run's KIP-848 group the run's session and heartbeat: there the
+// coordinator, not the client, decides them, and a broker at an address was not started with
+// this run's Timing (kfake is). Group configs are KIP-848's (consumer.session.timeout.ms,
+// consumer.heartbeat.interval.ms; Kafka's GroupConfig), set before any member joins.
+func (h *Harness) groupTiming(ctx context.Context) error {
+	req := kmsg.NewPtrIncrementalAlterConfigsRequest()
+	res := kmsg.NewIncrementalAlterConfigsRequestResource()
+	res.ResourceType, res.ResourceName = kmsg.ConfigResourceTypeGroupConfig, h.group
+	for k, d := range map[string]time.Duration{
+		"consumer.session.timeout.ms":    h.cfg.Timing.Session,
+		"consumer.heartbeat.interval.ms": h.cfg.Timing.Heartbeat,
+	} {
+		c := kmsg.NewIncrementalAlterConfigsRequestResourceConfig()
+		c.Name, c.Value = k, kmsg.StringPtr(strconv.Itoa(int(d.Milliseconds())))
+		res.Configs = append(res.Configs, c)
+	}
+	req.Resources = append(req.Resources, res)
+	actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	resp, err := req.RequestWith(actx, h.admin)
+	if err != nil {
+		return fmt.Errorf("group %s configs: %v", h.group, err)
+	}
+	for _, r := range resp.Resources {
+		if err := kerr.ErrorForCode(r.ErrorCode); err != nil {
+			return fmt.Errorf("group %s configs: %v (%s)", h.group, err, deref(r.ErrorMessage))
+		}
+	}
+	return nil
 }
