@@ -25,6 +25,11 @@ func (h *Harness) CreateTopic(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("create topic %s: %v", name, err)
 	}
+	// The coordinator can hand the new topic to KIP-848 members (by ID) before the metadata
+	// serves it: the tap must know the ID from the creation on.
+	if r.ID != ([16]byte{}) {
+		h.obs.SetTopic(r.ID, name)
+	}
 	if err := h.awaitTopics(ctx, []string{name}); err != nil {
 		return err
 	}
