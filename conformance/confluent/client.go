@@ -47,7 +47,7 @@ func start(settings kafka.ConfigMap) func(n *h.Node) (h.Client, error) {
 		cfg := kafka.ConfigMap{
 			"bootstrap.servers":                  strings.Join(n.Addrs(), ","),
 			"client.id":                          n.Name,
-			"group.id":                           h.Group,
+			"group.id":                           n.Group(),
 			"enable.auto.commit":                 false,
 			"auto.offset.reset":                  "earliest",
 			"topic.metadata.refresh.interval.ms": 500,

@@ -33,7 +33,7 @@ func start(opt kgo.Opt) func(n *h.Node) (h.Client, error) {
 		tm := n.Timing()
 		cl, err := kgo.NewClient(
 			kgo.SeedBrokers(n.Addrs()...), kgo.ClientID(n.Name), kgo.Dialer(n.Net().DialContext),
-			kgo.ConsumerGroup(h.Group), kgo.ConsumeTopics(n.Topics()...), opt,
+			kgo.ConsumerGroup(n.Group()), kgo.ConsumeTopics(n.Topics()...), opt,
 			kgo.SessionTimeout(tm.Session), kgo.HeartbeatInterval(tm.Heartbeat), kgo.RebalanceTimeout(tm.Rebalance),
 			kgo.MetadataMaxAge(500*time.Millisecond), kgo.MetadataMinAge(100*time.Millisecond),
 			kgo.FetchMaxWait(100*time.Millisecond), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),

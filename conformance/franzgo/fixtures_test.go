@@ -29,6 +29,15 @@ var fixtures = []struct {
 	{"late-commit-cooperative.jsonl", oracle.CommitFromOwner, broken},
 	{"late-commit-eager.jsonl", oracle.CommitFromOwner, broken},
 	{"late-commit-kip848.jsonl", oracle.CommitFromOwner, broken},
+	// Source: delayed-commit against Kafka 4.4.0 (docs/real-kafka.md), 1 run of 2: b's
+	// OffsetCommit, made in its end-of-session revoke callback after REBALANCE_IN_PROGRESS,
+	// was held across the rebalance; Kafka removed b from generation 5, and the heartbeat
+	// answered UNKNOWN_MEMBER_ID while the revoke still ran. kgo logs "heartbeat errored
+	// again while waiting for user revoke to finish" and, on that path, never calls
+	// OnPartitionsLost (consumer_group.go, the heartbeat loop's `revoked != nil` branch,
+	// v1.22.3): it rejoined with a new member ID claiming t1/1 and t2/1 as owned and kept
+	// them until generation 6 revoked them, 191 ms after a and d were assigned them.
+	{"unknown-member-rejoin-owning-delayed-commit-cooperative.jsonl", oracle.ExclusiveOwnership, "b"},
 }
 
 // linFixtures are real runs whose coordinator answers no reference coordinator could give:

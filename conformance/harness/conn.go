@@ -36,6 +36,8 @@ type conn struct {
 	rbuf  []byte
 	bound bool // server side: the first request was read
 
+	hold func() // Harness.Delay: a request just tapped is to be held; run before passing it on
+
 	pmu     sync.Mutex
 	pending map[int32]pending // correlation ID → the tapped request awaiting its response
 	blind   bool              // the tap lost the framing; it no longer decodes this connection
@@ -65,7 +67,16 @@ func (c *conn) Write(p []byte) (int, error) {
 		}
 		c.wmu.Lock()
 		c.wbuf = c.frames(append(c.wbuf, p...), fn)
+		hold := c.hold
+		c.hold = nil
 		c.wmu.Unlock()
+		if hold != nil {
+			hold()
+			if c.cutOff() {
+				c.Conn.Close()
+				return 0, reset("write")
+			}
+		}
 	}
 	return c.Conn.Write(p)
 }
@@ -86,7 +97,12 @@ func (c *conn) Read(p []byte) (int, error) {
 		}
 		c.rmu.Lock()
 		c.rbuf = c.frames(append(c.rbuf, p[:k]...), fn)
+		hold := c.hold
+		c.hold = nil
 		c.rmu.Unlock()
+		if hold != nil {
+			hold() // a server-side conn: the broker reads the request only after the hold
+		}
 		if c.cutOff() { // bound to a process that may not reach this broker
 			c.Conn.Close()
 			return 0, reset("read")
@@ -176,6 +192,9 @@ func (c *conn) request(f []byte) error {
 		return fmt.Errorf("%s v%d: %v", kmsg.NameForKey(key), version, err)
 	}
 	end := c.n.tap.begin(req)
+	if w := c.n.tap.held(req); w != nil {
+		c.hold = w
+	}
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
 	if !c.blind {

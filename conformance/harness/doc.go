@@ -1,5 +1,5 @@
 // Package harness runs real Kafka consumer clients against kfake (franz-go's in-process
-// broker), records what they do as a history (package oracle/history), and checks every run
+// broker) or, with Config.Bootstrap (-bootstrap), against any broker at an address, records what they do as a history (package oracle/history), and checks every run
 // with groupcheck's oracle. It is shared by the conformance modules (conformance/franzgo,
 // sarama, kafkago, confluent), each its own Go module so that the main module stays free of
 // their dependencies; each supplies a driver (Protocol.Start) and keeps its client's quirks.

@@ -27,9 +27,19 @@ type Net struct {
 // NewNet returns a network that reaches the brokers at addrs (broker i listens on addrs[i],
 // as kfake.Cluster.ListenAddrs lists them) and feeds group traffic to tap.
 func NewNet(addrs []string, tap *Tap) *Net {
-	n := &Net{brokers: map[string]int32{}, tap: tap, cut: map[int32]bool{}, conns: map[*conn]bool{}}
+	ids := map[string]int32{}
 	for i, a := range addrs {
-		n.brokers[a] = int32(i)
+		ids[a] = int32(i)
+	}
+	return newNet(ids, tap)
+}
+
+// newNet returns a network that reaches the brokers listening at the keys of ids, each with
+// the node ID it maps to.
+func newNet(ids map[string]int32, tap *Tap) *Net {
+	n := &Net{brokers: map[string]int32{}, tap: tap, cut: map[int32]bool{}, conns: map[*conn]bool{}}
+	for a, id := range ids {
+		n.brokers[a] = id
 	}
 	return n
 }

@@ -30,6 +30,7 @@ type Node struct {
 	net    *Net
 	tap    *Tap
 	topics []string
+	group  string
 	log    syncBuffer // the client's log, for the artifacts of a failed run
 
 	gone chan struct{} // a crashed node's background Kill returned
@@ -51,8 +52,12 @@ func (n *Node) Fault() Fault { return n.fault }
 // Net is the node's network: dial the brokers through it.
 func (n *Node) Net() *Net { return n.net }
 
-// Addrs are the brokers' listen addresses.
+// Addrs are the addresses to bootstrap from.
 func (n *Node) Addrs() []string { return n.h.addrs }
+
+// Group is the consumer group to join (Group on kfake; the run's own on a broker at an
+// address).
+func (n *Node) Group() string { return n.group }
 
 // Topics are the topics to subscribe to.
 func (n *Node) Topics() []string { return append([]string(nil), n.topics...) }

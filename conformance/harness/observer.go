@@ -32,6 +32,46 @@ type Observer struct {
 	gen    int32
 	roster []string
 	left   map[string]bool
+
+	// top is the highest generation or member epoch any member was answered with; moved is
+	// closed (and replaced) whenever it rises.
+	top   int32
+	moved chan struct{}
+}
+
+// advance notes that a member was answered with generation (or epoch) gen.
+func (o *Observer) advance(gen int32) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if gen > o.top {
+		o.top = gen
+		if o.moved != nil {
+			close(o.moved)
+		}
+		o.moved = make(chan struct{})
+	}
+}
+
+// past waits until some member was answered with a generation or epoch above gen, or until
+// deadline; it reports whether the group moved on.
+func (o *Observer) past(gen int32, deadline <-chan time.Time) bool {
+	for {
+		o.mu.Lock()
+		if o.top > gen {
+			o.mu.Unlock()
+			return true
+		}
+		if o.moved == nil {
+			o.moved = make(chan struct{})
+		}
+		moved := o.moved
+		o.mu.Unlock()
+		select {
+		case <-moved:
+		case <-deadline:
+			return false
+		}
+	}
 }
 
 // NewObserver returns an observer recording into rec.
@@ -82,6 +122,21 @@ func (o *Observer) leaves(m string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.left[m] = true
+}
+
+// hasLeft reports whether member m left the group on its own.
+func (o *Observer) hasLeft(m string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.left[m]
+}
+
+// logf adds a line to the broker-side log (what the harness read from a broker at an
+// address).
+func (o *Observer) logf(format string, args ...any) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	fmt.Fprintf(&o.log, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
 }
 
 // generation takes a classic leader's JoinGroup response: a member of the previous

@@ -21,15 +21,18 @@ func (h *Harness) Start(name string, fault Fault) (*Node, error) {
 		h.mu.Unlock()
 		return nil, fmt.Errorf("node name %q is taken", name)
 	}
-	n := &Node{Name: name, h: h, fault: fault, owned: map[string]map[int32]bool{}}
+	n := &Node{Name: name, h: h, fault: fault, owned: map[string]map[int32]bool{}, group: h.group}
 	h.nodes[name] = n
 	for t := range h.parts {
 		n.topics = append(n.topics, t)
 	}
+	if late := h.topics[LateTopic]; h.late && h.parts[late] == 0 {
+		n.topics = append(n.topics, late)
+	}
 	h.mu.Unlock()
 	sort.Strings(n.topics)
 	n.tap = h.obs.Tap(name, h.cfg.Protocol.Proto)
-	n.net = NewNet(h.addrs, n.tap)
+	n.net = newNet(h.brokers, n.tap)
 	if h.server != nil {
 		h.server.register(name, n.net)
 	}
@@ -121,7 +124,10 @@ func (h *Harness) Cut(name string) error {
 	if err != nil {
 		return err
 	}
-	coord := h.cluster.CoordinatorFor(Group)
+	coord, err := h.coordinator()
+	if err != nil {
+		return fmt.Errorf("cut %s: %v", name, err)
+	}
 	h.rec.Record(history.Event{Kind: history.Cut, Node: name, Proto: h.cfg.Protocol.Proto,
 		Note: fmt.Sprintf("from coordinator broker %d", coord)})
 	n.mu.Lock()
@@ -147,9 +153,10 @@ func (h *Harness) Heal(name string) error {
 	return nil
 }
 
-// AddPartitions adds k partitions to topic. Classic leaders see it on their next metadata
+// AddPartitions adds k partitions to topic (one of Topics, by its base name). Classic leaders see it on their next metadata
 // refresh and rebalance; kfake bumps a KIP-848 group's epoch itself (notifyTopicChange).
 func (h *Harness) AddPartitions(ctx context.Context, topic string, k int) error {
+	topic = h.Topic(topic)
 	h.mark(Coordinator, "add %d partitions to %s", k, topic)
 	rs, err := h.adm.CreatePartitions(ctx, k, topic)
 	if err == nil {
@@ -172,6 +179,9 @@ func (h *Harness) Fence(ctx context.Context, name string) error {
 	n, err := h.node(name)
 	if err != nil {
 		return err
+	}
+	if h.cluster == nil {
+		return fmt.Errorf("fence %s: %w", name, ErrNeedsKfake)
 	}
 	member, _ := n.cl().Group()
 	key, ferr := kmsg.Heartbeat, kerr.UnknownMemberID

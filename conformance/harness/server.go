@@ -30,12 +30,12 @@ func (s *Server) Listen(network, addr string) (net.Listener, error) {
 	return &listener{Listener: ln, s: s}, nil
 }
 
-// setAddrs records which broker listens where (broker i on addrs[i]).
-func (s *Server) setAddrs(addrs []string) {
+// setAddrs records which broker listens where (listen address → node ID).
+func (s *Server) setAddrs(addrs map[string]int32) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, a := range addrs {
-		s.addrs[a] = int32(i)
+	for a, id := range addrs {
+		s.addrs[a] = id
 	}
 }
 

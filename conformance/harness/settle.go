@@ -92,11 +92,11 @@ func (h *Harness) describe(ctx context.Context) (string, []string, error) {
 	defer cancel()
 	var ids []string
 	if h.cfg.Protocol.Proto == history.Consumer {
-		ds, err := h.adm.DescribeConsumerGroups(dctx, Group)
+		ds, err := h.adm.DescribeConsumerGroups(dctx, h.group)
 		if err != nil {
 			return "", nil, fmt.Errorf("describe: %v", err)
 		}
-		d := ds[Group]
+		d := ds[h.group]
 		if d.Err != nil {
 			return "", nil, fmt.Errorf("describe: %v", d.Err)
 		}
@@ -105,11 +105,11 @@ func (h *Harness) describe(ctx context.Context) (string, []string, error) {
 		}
 		return d.State, ids, nil
 	}
-	ds, err := h.adm.DescribeGroups(dctx, Group)
+	ds, err := h.adm.DescribeGroups(dctx, h.group)
 	if err != nil {
 		return "", nil, fmt.Errorf("describe: %v", err)
 	}
-	d := ds[Group]
+	d := ds[h.group]
 	if d.Err != nil {
 		return "", nil, fmt.Errorf("describe: %v", d.Err)
 	}

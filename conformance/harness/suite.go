@@ -20,7 +20,12 @@ var (
 	soakRuns = flag.Int("soak", 0, "long form: run every scenario this many times (0: once; -short skips some only when 0)")
 	seedFlag = flag.Uint64("seed", 0, "jitter seed of the first run (run i uses seed+i); 0 takes one from the clock")
 	keepAll  = flag.Bool("keep", false, "save every run's artifacts, not only failing ones")
+	bootFlag = flag.String("bootstrap", os.Getenv("KAFKA_BOOTSTRAP"),
+		"run against the broker at host:port (default $KAFKA_BOOTSTRAP) instead of an in-process kfake cluster")
 )
+
+// Bootstrap is the -bootstrap flag: the broker the suites run against ("" for kfake).
+func Bootstrap() string { return *bootFlag }
 
 // Soak is the -soak flag: how many times the long form runs each scenario (0: the short or
 // default form, once).
@@ -47,7 +52,7 @@ func RunOnce(t *testing.T, p Protocol, sc Scenario, seed uint64) Verdict {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	h, err := New(ctx, Config{Protocol: p, Seed: seed, Jitter: SuiteJitter, Logf: t.Logf})
+	h, err := New(ctx, Config{Protocol: p, Bootstrap: Bootstrap(), Seed: seed, Jitter: SuiteJitter, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,8 +105,11 @@ func Conformance(t *testing.T, protocols []Protocol, scenarios []Scenario, keep 
 		t.Run(p.Name, func(t *testing.T) {
 			for _, sc := range scenarios {
 				t.Run(sc.Name, func(t *testing.T) {
-					if testing.Short() && *soakRuns == 0 && keep != nil && !keep(p, sc) {
+					if testing.Short() && *soakRuns == 0 && (sc.Long || keep != nil && !keep(p, sc)) {
 						t.Skip("long form only")
+					}
+					if Bootstrap() != "" && sc.NeedsKfake() {
+						t.Skip(ErrNeedsKfake.Error())
 					}
 					key := p.Name + "/" + sc.Name
 					tl := &tally{}

@@ -35,6 +35,18 @@ type Tap struct {
 	onCommit   func(member string, gen int32, err string) // Node.WatchCommits
 	joined     history.Event                              // the last accepted JoinGroup or ConsumerGroupHeartbeat response
 	deviations map[string]bool                            // client deviations already noted
+	trip       func(req, x history.Event) bool            // Harness.CrashMidJoin: true once it fired
+	hold       func(kmsg.Request) func()                  // Harness.Delay: the wait for a request to hold, or nil
+}
+
+// held returns how long to hold req before it goes on (a wait), or nil to pass it at once.
+func (t *Tap) held(req kmsg.Request) func() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.hold == nil {
+		return nil
+	}
+	return t.hold(req)
 }
 
 func (t *Tap) fail(err error) { t.obs.fail(fmt.Sprintf("tap %s: %v", t.node, err)) }
@@ -96,10 +108,21 @@ func (t *Tap) begin(req kmsg.Request) func(kmsg.Response) {
 		if !carriesMember[e.Op] { // the response does not say: it answers the request's member
 			x.Member, x.Gen = e.Member, e.Gen
 		}
-		if e.Op == history.LeaveGroup && x.OK() {
-			t.obs.leaves(e.Member)
+		if x.OK() && (e.Op == history.LeaveGroup || e.Op == history.ConsumerGroupHeartbeat && e.Gen < 0) {
+			t.obs.leaves(e.Member) // a KIP-848 leave is a heartbeat with epoch -1 (-2: static)
 		}
 		end(x)
+		t.mu.Lock()
+		trip := t.trip
+		t.mu.Unlock()
+		if trip != nil && trip(e, x) {
+			t.mu.Lock()
+			t.trip = nil
+			t.mu.Unlock()
+		}
+		if (e.Op == history.JoinGroup || e.Op == history.ConsumerGroupHeartbeat) && x.OK() {
+			t.obs.advance(x.Gen)
+		}
 		if (e.Op == history.JoinGroup || e.Op == history.ConsumerGroupHeartbeat) && x.OK() && x.Member != "" {
 			t.mu.Lock()
 			t.joined = x

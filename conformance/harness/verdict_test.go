@@ -176,3 +176,22 @@ func TestClassifyBugs(t *testing.T) {
 		t.Error("the other violation must still fail the run")
 	}
 }
+
+// Where the plain check finds a known kfake deviation, the linearizability search's "no" in the
+// same run is that deviation too, even when it stops before naming it (three leaders of one
+// generation: the search fails at the second JoinGroup answer, with no "two leaders" in it).
+func TestKnownDeviationCoversTheSearch(t *testing.T) {
+	v := Verdict{Report: oracle.Report{
+		Violations:   []oracle.Violation{{Property: oracle.OneLeaderPerGeneration, Message: "generation 3 has two leaders"}},
+		Linearizable: "no: not linearizable against the reference classic coordinator: no next operation fits",
+	}}
+	v.ClassifyKnown()
+	if !v.Report.OK() || len(v.Known) != 2 {
+		t.Errorf("want both findings known, report ok; have known %q, report %s", v.Known, v.Report)
+	}
+	v = Verdict{Report: oracle.Report{Linearizable: "no: not linearizable: no next operation fits"}}
+	v.ClassifyKnown()
+	if v.Report.OK() {
+		t.Error("a search failure with no known deviation in the run was excused")
+	}
+}

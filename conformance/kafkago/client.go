@@ -39,7 +39,7 @@ func start(balancer kafka.GroupBalancer) func(n *h.Node) (h.Client, error) {
 		tm := n.Timing()
 		dialer := &kafka.Dialer{ClientID: n.Name, DialFunc: n.Net().DialContext, Timeout: 5 * time.Second}
 		cg, err := kafka.NewConsumerGroup(kafka.ConsumerGroupConfig{
-			ID: h.Group, Brokers: n.Addrs(), Dialer: dialer, Topics: n.Topics(),
+			ID: n.Group(), Brokers: n.Addrs(), Dialer: dialer, Topics: n.Topics(),
 			GroupBalancers:    []kafka.GroupBalancer{balancer},
 			HeartbeatInterval: tm.Heartbeat, SessionTimeout: tm.Session, RebalanceTimeout: tm.Rebalance,
 			JoinGroupBackoff: 200 * time.Millisecond, WatchPartitionChanges: true,

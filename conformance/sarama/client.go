@@ -75,7 +75,7 @@ func start(strategy func() ibm.BalanceStrategy) func(n *h.Node) (h.Client, error
 		cfg.Consumer.Offsets.Initial = ibm.OffsetOldest
 		cfg.Consumer.MaxWaitTime = 100 * time.Millisecond
 		cfg.Consumer.Return.Errors = true
-		cg, err := ibm.NewConsumerGroup(n.Addrs(), h.Group, cfg)
+		cg, err := ibm.NewConsumerGroup(n.Addrs(), n.Group(), cfg)
 		if err != nil {
 			return nil, err
 		}
