@@ -1,6 +1,7 @@
 package java
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -17,16 +18,17 @@ import (
 // is recorded before the callback does anything and its end before the consumer goes on, and
 // a commit's begin before the commit is sent.
 type client struct {
-	n       *h.Node
-	p       *proc
-	onFatal string // what the application does when poll throws: "continue" or "stop"
-	stop    context.CancelFunc
-	done    chan struct{} // the poll loop returned
+	n    *h.Node
+	p    *proc
+	opt  options
+	stop context.CancelFunc
+	done chan struct{} // the poll loop returned
 
 	mu         sync.Mutex
 	member     string
 	gen        int32
-	stopped    bool // the application stopped on a fatal error and closed the consumer
+	stopped    bool         // the application stopped on a fatal error and closed the consumer
+	fatal      chan failure // what poll threw, for tests (dropped when full)
 	lastCommit time.Time
 	wire       wireCommit // the last OffsetCommit the tap decoded
 }
@@ -39,8 +41,25 @@ type wireCommit struct {
 	gen         int32
 }
 
-// start starts a KafkaConsumer with the given group settings (property=value) in a new JVM.
-func start(onFatal string, settings ...string) func(n *h.Node) (h.Client, error) {
+// options are what a protocol's members run with.
+type options struct {
+	settings []string // consumer properties, property=value
+	// static makes the member static (KIP-345): group.instance.id is the node's name, or
+	// instance where that is set (two members sharing one fence each other).
+	static   bool
+	instance string
+	// onFatal is what the application does when poll throws: "continue" (catch it and poll
+	// again, as a Java application may) or "stop" (close the consumer and exit, as the
+	// reference clients stop).
+	onFatal string
+	started func(*client) // if set, called with each started client (tests)
+}
+
+// start starts a KafkaConsumer with the given options in a new JVM.
+func start(opt options) func(n *h.Node) (h.Client, error) {
+	if opt.onFatal == "" {
+		opt.onFatal = "continue"
+	}
 	return func(n *h.Node) (h.Client, error) {
 		if n.Fault() != h.NoFault {
 			return nil, fmt.Errorf("java driver: fault %s is not implemented", n.Fault())
@@ -54,14 +73,14 @@ func start(onFatal string, settings ...string) func(n *h.Node) (h.Client, error)
 		if err != nil {
 			return nil, err
 		}
-		c := &client{n: n, p: p, onFatal: onFatal, done: make(chan struct{}), lastCommit: time.Now()}
+		c := &client{n: n, p: p, opt: opt, done: make(chan struct{}), lastCommit: time.Now(), fatal: make(chan failure, 16)}
 		n.WatchCommits(func(member string, gen int32, err string) {
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			c.wire = wireCommit{seq: c.wire.seq + 1, member: member, gen: gen, err: err}
 		})
-		cmd := append([]string{"start", "topics=" + strings.Join(n.Topics(), ","), "on.fatal=" + onFatal},
-			properties(n, settings)...)
+		cmd := append([]string{"start", "topics=" + strings.Join(n.Topics(), ","), "on.fatal=" + opt.onFatal},
+			properties(n, opt)...)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		err = p.send("%s", strings.Join(cmd, " "))
@@ -76,6 +95,9 @@ func start(onFatal string, settings ...string) func(n *h.Node) (h.Client, error)
 		ctx, stop := context.WithCancel(context.Background())
 		c.stop = stop
 		go c.poll(ctx)
+		if opt.started != nil {
+			opt.started(c)
+		}
 		return c, nil
 	}
 }
@@ -83,7 +105,7 @@ func start(onFatal string, settings ...string) func(n *h.Node) (h.Client, error)
 // properties are the consumer's configuration: the harness's timings, manual commits, short
 // metadata and reconnect intervals, the node's name as client ID (harness.Server binds the
 // connections by it), then the protocol's settings.
-func properties(n *h.Node, settings []string) []string {
+func properties(n *h.Node, opt options) []string {
 	tm := n.Timing()
 	ms := func(d time.Duration) string { return fmt.Sprint(d.Milliseconds()) }
 	p := []string{
@@ -106,7 +128,10 @@ func properties(n *h.Node, settings []string) []string {
 		// Under group.protocol=consumer the broker sets both, and the consumer refuses them.
 		p = append(p, "session.timeout.ms="+ms(tm.Session), "heartbeat.interval.ms="+ms(tm.Heartbeat))
 	}
-	return append(p, settings...)
+	if opt.static {
+		p = append(p, "group.instance.id="+cmp.Or(opt.instance, n.Name))
+	}
+	return append(p, opt.settings...)
 }
 
 // Group is the member ID and generation (member epoch) from the consumer's groupMetadata() in
@@ -132,6 +157,10 @@ func (c *client) poll(ctx context.Context) {
 		c.n.Polled(e.Records)
 		if e.Error != nil {
 			c.n.Mark("poll threw %s; the application's reaction: %s", e.Error, e.Reaction)
+			select {
+			case c.fatal <- *e.Error:
+			default:
+			}
 			if e.Reaction == "stop" {
 				c.mu.Lock()
 				c.stopped = true

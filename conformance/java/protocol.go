@@ -8,27 +8,35 @@ import (
 // classic is group.protocol=classic with a client-side assignor. Java's classic consumer
 // stops heartbeating while its JoinGroup is parked (AbstractCoordinator's heartbeat thread
 // skips a member that has not joined), hence JoinSafeTiming against kfake.
-func classic(name, strategy string, extra ...string) h.Protocol {
-	return h.Protocol{Name: name, Proto: history.Classic, ServerTap: true, Timing: h.JoinSafeTiming,
-		Start: start("continue", append([]string{"group.protocol=classic",
-			"partition.assignment.strategy=" + strategy}, extra...)...)}
+func classic(name, strategy string, opt options) h.Protocol {
+	opt.settings = append([]string{"group.protocol=classic", "partition.assignment.strategy=" + strategy}, opt.settings...)
+	return h.Protocol{Name: name, Proto: history.Classic, ServerTap: true, Timing: h.JoinSafeTiming, Start: start(opt)}
 }
 
 // consumer is group.protocol=consumer (KIP-848) with a server-side assignor.
-func consumer(name, assignor string) h.Protocol {
-	return h.Protocol{Name: name, Proto: history.Consumer, ServerTap: true,
-		Start: start("continue", "group.protocol=consumer", "group.remote.assignor="+assignor)}
+func consumer(name, assignor string, opt options) h.Protocol {
+	opt.settings = append([]string{"group.protocol=consumer", "group.remote.assignor=" + assignor}, opt.settings...)
+	return h.Protocol{Name: name, Proto: history.Consumer, ServerTap: true, Start: start(opt)}
 }
 
+const (
+	rangeAssignor       = "org.apache.kafka.clients.consumer.RangeAssignor"
+	roundRobinAssignor  = "org.apache.kafka.clients.consumer.RoundRobinAssignor"
+	cooperativeAssignor = "org.apache.kafka.clients.consumer.CooperativeStickyAssignor"
+)
+
 // The protocols of issue 30 §3: classic eager (range, roundrobin), classic cooperative-sticky
-// (KIP-429), and the consumer protocol with the uniform and range server assignors.
+// (KIP-429), and the consumer protocol with the uniform and range server assignors; and
+// static members (KIP-345, group.instance.id) under cooperative-sticky and uniform.
 var (
-	Range       = classic("range", "org.apache.kafka.clients.consumer.RangeAssignor")
-	RoundRobin  = classic("roundrobin", "org.apache.kafka.clients.consumer.RoundRobinAssignor")
-	Cooperative = classic("cooperative-sticky", "org.apache.kafka.clients.consumer.CooperativeStickyAssignor")
-	Uniform     = consumer("kip848-uniform", "uniform")
-	RangeServer = consumer("kip848-range", "range")
+	Range             = classic("range", rangeAssignor, options{})
+	RoundRobin        = classic("roundrobin", roundRobinAssignor, options{})
+	Cooperative       = classic("cooperative-sticky", cooperativeAssignor, options{})
+	CooperativeStatic = classic("cooperative-sticky-static", cooperativeAssignor, options{static: true})
+	Uniform           = consumer("kip848-uniform", "uniform", options{})
+	UniformStatic     = consumer("kip848-uniform-static", "uniform", options{static: true})
+	RangeServer       = consumer("kip848-range", "range", options{})
 )
 
 // Protocols lists them.
-var Protocols = []h.Protocol{Range, RoundRobin, Cooperative, Uniform, RangeServer}
+var Protocols = []h.Protocol{Range, RoundRobin, Cooperative, CooperativeStatic, Uniform, UniformStatic, RangeServer}
