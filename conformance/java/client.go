@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -18,7 +19,8 @@ import (
 // is recorded before the callback does anything and its end before the consumer goes on, and
 // a commit's begin before the commit is sent.
 type client struct {
-	n    *h.Node
+	n    host
+	name string
 	p    *proc
 	opt  options
 	stop context.CancelFunc
@@ -27,10 +29,25 @@ type client struct {
 	mu         sync.Mutex
 	member     string
 	gen        int32
-	stopped    bool         // the application stopped on a fatal error and closed the consumer
-	fatal      chan failure // what poll threw, for tests (dropped when full)
+	stopped    bool          // the application stopped on a fatal error and closed the consumer
+	fatal      chan failure  // what poll threw, for tests (dropped when full)
+	startup    time.Duration // from exec to the consumer created
 	lastCommit time.Time
 	wire       wireCommit // the last OffsetCommit the tap decoded
+}
+
+// host is what a client reports to: the harness's node (h.Node), or a test's stand-in.
+type host interface {
+	Begin(kind history.Kind, member string, gen int32, parts history.Parts) func(member string, gen int32)
+	BeginCommit(member string, gen int32, parts history.Parts, why string) func(member string, gen int32, err string)
+	Own(p history.Parts, add bool)
+	Observe(member string, gen int32)
+	Polled(k int)
+	Jitter()
+	Mark(format string, args ...any)
+	Logf(format string, args ...any)
+	Timing() h.Timing
+	WatchCommits(fn func(member string, gen int32, err string))
 }
 
 // wireCommit is an OffsetCommit as the tap decoded it: the member and generation the request
@@ -57,9 +74,6 @@ type options struct {
 
 // start starts a KafkaConsumer with the given options in a new JVM.
 func start(opt options) func(n *h.Node) (h.Client, error) {
-	if opt.onFatal == "" {
-		opt.onFatal = "continue"
-	}
 	return func(n *h.Node) (h.Client, error) {
 		if n.Fault() != h.NoFault {
 			return nil, fmt.Errorf("java driver: fault %s is not implemented", n.Fault())
@@ -68,50 +82,55 @@ func start(opt options) func(n *h.Node) (h.Client, error) {
 		if err != nil {
 			return nil, err
 		}
-		began := time.Now()
-		p, err := startProc(b, n)
-		if err != nil {
-			return nil, err
-		}
-		c := &client{n: n, p: p, opt: opt, done: make(chan struct{}), lastCommit: time.Now(), fatal: make(chan failure, 16)}
-		n.WatchCommits(func(member string, gen int32, err string) {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			c.wire = wireCommit{seq: c.wire.seq + 1, member: member, gen: gen, err: err}
-		})
-		cmd := append([]string{"start", "topics=" + strings.Join(n.Topics(), ","), "on.fatal=" + opt.onFatal},
-			properties(n, opt)...)
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		err = p.send("%s", strings.Join(cmd, " "))
-		if err == nil {
-			_, err = c.await(ctx, "started")
-		}
-		if err != nil {
-			p.kill()
-			return nil, err
-		}
-		n.Logf("jvm ready and consumer created in %v", time.Since(began).Round(time.Millisecond))
-		ctx, stop := context.WithCancel(context.Background())
-		c.stop = stop
-		go c.poll(ctx)
-		if opt.started != nil {
-			opt.started(c)
-		}
-		return c, nil
+		return launch(b, n, n.Name, n.Log(), n.Topics(), properties(n.Addrs(), h.Group, n.Name, n.Proto(), n.Timing(), opt), opt)
 	}
+}
+
+// launch starts a driver JVM and its consumer, and the application's poll loop.
+func launch(b Build, n host, name string, log io.Writer, topics, props []string, opt options) (*client, error) {
+	opt.onFatal = cmp.Or(opt.onFatal, "continue")
+	began := time.Now()
+	p, err := startProc(b, log)
+	if err != nil {
+		return nil, err
+	}
+	c := &client{n: n, name: name, p: p, opt: opt, done: make(chan struct{}), lastCommit: time.Now(), fatal: make(chan failure, 16)}
+	n.WatchCommits(func(member string, gen int32, err string) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.wire = wireCommit{seq: c.wire.seq + 1, member: member, gen: gen, err: err}
+	})
+	cmd := append([]string{"start", "topics=" + strings.Join(topics, ","), "on.fatal=" + opt.onFatal}, props...)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err = p.send("%s", strings.Join(cmd, " "))
+	if err == nil {
+		_, err = c.await(ctx, "started")
+	}
+	if err != nil {
+		p.kill()
+		return nil, err
+	}
+	c.startup = time.Since(began)
+	n.Logf("jvm ready and consumer created in %v", c.startup.Round(time.Millisecond))
+	ctx, stop := context.WithCancel(context.Background())
+	c.stop = stop
+	go c.poll(ctx)
+	if opt.started != nil {
+		opt.started(c)
+	}
+	return c, nil
 }
 
 // properties are the consumer's configuration: the harness's timings, manual commits, short
 // metadata and reconnect intervals, the node's name as client ID (harness.Server binds the
 // connections by it), then the protocol's settings.
-func properties(n *h.Node, opt options) []string {
-	tm := n.Timing()
+func properties(addrs []string, group, name, proto string, tm h.Timing, opt options) []string {
 	ms := func(d time.Duration) string { return fmt.Sprint(d.Milliseconds()) }
 	p := []string{
-		"bootstrap.servers=" + strings.Join(n.Addrs(), ","),
-		"client.id=" + n.Name,
-		"group.id=" + h.Group,
+		"bootstrap.servers=" + strings.Join(addrs, ","),
+		"client.id=" + name,
+		"group.id=" + group,
 		"enable.auto.commit=false",
 		"auto.offset.reset=earliest",
 		"max.poll.interval.ms=" + ms(tm.Rebalance), // the rebalance timeout of both protocols
@@ -124,12 +143,12 @@ func properties(n *h.Node, opt options) []string {
 		"request.timeout.ms=10000",
 		"default.api.timeout.ms=10000",
 	}
-	if n.Proto() == history.Classic {
+	if proto == history.Classic {
 		// Under group.protocol=consumer the broker sets both, and the consumer refuses them.
 		p = append(p, "session.timeout.ms="+ms(tm.Session), "heartbeat.interval.ms="+ms(tm.Heartbeat))
 	}
 	if opt.static {
-		p = append(p, "group.instance.id="+cmp.Or(opt.instance, n.Name))
+		p = append(p, "group.instance.id="+cmp.Or(opt.instance, name))
 	}
 	return append(p, opt.settings...)
 }

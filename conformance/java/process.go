@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	h "github.com/groupcheck/groupcheck/conformance/harness"
 )
 
 // event is one line the driver writes (Driver.java documents them).
@@ -56,10 +54,11 @@ type proc struct {
 	bad error // a line that was not an event
 }
 
-// startProc starts a driver JVM and waits until it is ready for commands.
-func startProc(b Build, n *h.Node) (*proc, error) {
+// startProc starts a driver JVM, its stderr and stray stdout lines going to log, and waits
+// until it is ready for commands.
+func startProc(b Build, log io.Writer) (*proc, error) {
 	cmd := exec.Command(b.Java, b.Args...)
-	cmd.Stderr = n.Log()
+	cmd.Stderr = log
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -72,7 +71,7 @@ func startProc(b Build, n *h.Node) (*proc, error) {
 		return nil, fmt.Errorf("start %s: %v", b.Java, err)
 	}
 	p := &proc{cmd: cmd, stdin: stdin, events: make(chan event, 16), exited: make(chan struct{})}
-	go p.read(stdout, n)
+	go p.read(stdout, log)
 	go func() {
 		p.werr = cmd.Wait()
 		close(p.exited)
@@ -87,7 +86,7 @@ func startProc(b Build, n *h.Node) (*proc, error) {
 }
 
 // read decodes stdout's event lines until it ends.
-func (p *proc) read(r io.Reader, n *h.Node) {
+func (p *proc) read(r io.Reader, log io.Writer) {
 	defer close(p.events)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -97,7 +96,7 @@ func (p *proc) read(r io.Reader, n *h.Node) {
 			p.mu.Lock()
 			p.bad = fmt.Errorf("driver wrote %q, not an event", sc.Text())
 			p.mu.Unlock()
-			n.Logf("driver stdout: %s", sc.Text())
+			fmt.Fprintf(log, "driver stdout: %s\n", sc.Text())
 			continue
 		}
 		p.events <- e

@@ -7,10 +7,12 @@ import (
 
 // classic is group.protocol=classic with a client-side assignor. Java's classic consumer
 // stops heartbeating while its JoinGroup is parked (AbstractCoordinator's heartbeat thread
-// skips a member that has not joined), hence JoinSafeTiming against kfake.
+// skips a member that has not joined), hence JoinSafeTiming against kfake. Every leader round
+// is compared with the reference leader (CheckLeaders).
 func classic(name, strategy string, opt options) h.Protocol {
 	opt.settings = append([]string{"group.protocol=classic", "partition.assignment.strategy=" + strategy}, opt.settings...)
-	return h.Protocol{Name: name, Proto: history.Classic, ServerTap: true, Timing: h.JoinSafeTiming, Start: start(opt)}
+	return h.Protocol{Name: name, Proto: history.Classic, ServerTap: true, Timing: h.JoinSafeTiming, Start: start(opt),
+		Check: CheckLeaders}
 }
 
 // consumer is group.protocol=consumer (KIP-848) with a server-side assignor.

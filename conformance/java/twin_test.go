@@ -68,18 +68,18 @@ func TestTwinReaction(t *testing.T) {
 				case <-ctx.Done():
 					t.Fatalf("no member's poll threw within the deadline: %v", ctx.Err())
 				}
-				t.Logf("%s's poll threw %s", who.n.Name, &f)
+				t.Logf("%s's poll threw %s", who.name, &f)
 				if f.Code != tc.want {
-					t.Errorf("%s's poll threw %s, want %s", who.n.Name, f.name(), tc.want)
+					t.Errorf("%s's poll threw %s, want %s", who.name, f.name(), tc.want)
 				}
-				if !marked(hs.History(), who.n.Name, "reaction: "+reaction) {
-					t.Errorf("the history has no mark of %s's reaction %q", who.n.Name, reaction)
+				if !marked(hs.History(), who.name, "reaction: "+reaction) {
+					t.Errorf("the history has no mark of %s's reaction %q", who.name, reaction)
 				}
 				if reaction == "stop" {
 					select {
 					case <-who.p.exited:
 					case <-ctx.Done():
-						t.Fatalf("%s stopped on its fatal error but its JVM did not exit", who.n.Name)
+						t.Fatalf("%s stopped on its fatal error but its JVM did not exit", who.name)
 					}
 				}
 			})
