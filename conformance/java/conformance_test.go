@@ -29,3 +29,11 @@ func TestConformance(t *testing.T) {
 	t.Logf("driver built against kafka-clients %s in %v", b.Version, b.Took)
 	h.Conformance(t, Protocols, h.Scenarios, shortForm)
 }
+
+// TestConformanceStatic848 runs UniformStatic's scenarios (StaticScenarios); -short runs the
+// crash only.
+func TestConformanceStatic848(t *testing.T) {
+	h.Conformance(t, []h.Protocol{UniformStatic}, StaticScenarios, func(_ h.Protocol, sc h.Scenario) bool {
+		return sc.Name == h.Crash.Name
+	})
+}

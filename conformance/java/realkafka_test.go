@@ -19,7 +19,7 @@ import (
 
 // TestRealKafka is a smoke run of the driver against the broker at $KAFKA_BOOTSTRAP (a real
 // Kafka 4.4.0 in CI; skipped without it): under classic cooperative-sticky and the consumer
-// protocol (uniform), two members join a fresh group on a fresh topic, must end up owning
+// protocol (uniform; dynamic and static members), two members join a fresh group on a fresh topic, must end up owning
 // every partition once between them, then a third joins and the first leaves, and the rest
 // close. It records no history: the oracle-checked scenarios run through the harness
 // (TestConformance), which reaches kfake only until it takes a broker's address.
@@ -43,12 +43,18 @@ func TestRealKafka(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("members' logs in %s", logs)
+	classic := []string{"group.protocol=classic", "partition.assignment.strategy=" + cooperativeAssignor}
+	kip848 := []string{"group.protocol=consumer", "group.remote.assignor=uniform"}
 	for _, tc := range []struct {
 		name, proto string
 		settings    []string
+		static      bool
 	}{
-		{"cooperative-sticky", history.Classic, []string{"group.protocol=classic", "partition.assignment.strategy=" + cooperativeAssignor}},
-		{"kip848-uniform", history.Consumer, []string{"group.protocol=consumer", "group.remote.assignor=uniform"}},
+		{"cooperative-sticky", history.Classic, classic, false},
+		{"kip848-uniform", history.Consumer, kip848, false},
+		// The first member's leave is temporary (member epoch -2): Kafka hands its partitions
+		// on when its session expires, which kfake never does (TestKfakeStaticLeaveNeverExpires).
+		{"kip848-uniform-static", history.Consumer, kip848, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -63,7 +69,7 @@ func TestRealKafka(t *testing.T) {
 			if tc.proto == history.Classic {
 				tm = h.JoinSafeTiming
 			}
-			opt := options{settings: tc.settings}
+			opt := options{settings: tc.settings, static: tc.static}
 			members := map[string]*client{}
 			startOne := func(name string) {
 				t.Helper()

@@ -36,14 +36,15 @@ type LeaderRounds struct {
 	Choices []string // sticky rounds where only the choice among balanced answers differs
 }
 
-// CheckLeaders is CompareLeaders as a harness.Protocol.Check: disagreements fail the run,
-// skipped rounds and differences of choice are noted.
-func CheckLeaders(hist history.History) (fail, note []string) {
+// CheckReference is CompareLeaders and CompareCallbacks as a harness.Protocol.Check:
+// disagreements fail the run, skipped rounds and differences of choice are noted.
+func CheckReference(hist history.History) (fail, note []string) {
 	lr := CompareLeaders(hist)
-	note = append(note, fmt.Sprintf("%d leader rounds compared with the reference, %d skipped, %d with another sticky choice",
-		lr.Rounds, len(lr.Skipped), len(lr.Choices)))
+	rounds, diffs := CompareCallbacks(hist)
+	note = append(note, fmt.Sprintf("reference: %d leader rounds compared, %d skipped, %d with another sticky choice; callbacks after %d SyncGroups compared",
+		lr.Rounds, len(lr.Skipped), len(lr.Choices), rounds))
 	note = append(append(note, lr.Skipped...), lr.Choices...)
-	return lr.Diffs, note
+	return append(lr.Diffs, diffs...), note
 }
 
 // CompareLeaders compares every classic leader round of hist with the reference leader.

@@ -25,7 +25,7 @@ func TestTwinReaction(t *testing.T) {
 		proto      func(opt options) h.Protocol
 	}{
 		{"classic", "FENCED_INSTANCE_ID", func(o options) h.Protocol { return classic("twin", cooperativeAssignor, o) }},
-		{"consumer", "UNRELEASED_INSTANCE_ID", func(o options) h.Protocol { return consumer("twin", "uniform", o) }},
+		{"consumer", "UNRELEASED_INSTANCE_ID", func(o options) h.Protocol { return kip848("twin", "uniform", o) }},
 	} {
 		for _, reaction := range []string{"continue", "stop"} {
 			t.Run(tc.name+"/"+reaction, func(t *testing.T) {
