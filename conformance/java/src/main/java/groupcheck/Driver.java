@@ -77,7 +77,7 @@ public final class Driver {
         emit(new Json().put("ev", "ready"));
         for (String line; (line = in.readLine()) != null; ) {
             String[] w = WORDS.split(line.strip());
-            if (consumer == null && !w[0].equals("start") && !w[0].equals("close")) {
+            if (consumer == null && (w[0].equals("poll") || w[0].equals("commit"))) {
                 throw new IllegalStateException(w[0] + " before start");
             }
             switch (w[0]) {
