@@ -12,17 +12,19 @@ import (
 	"time"
 
 	h "github.com/groupcheck/groupcheck/conformance/harness"
+	"github.com/groupcheck/groupcheck/oracle"
 	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-// TestRealKafka is a smoke run of the driver against the broker at $KAFKA_BOOTSTRAP (a real
+// TestRealKafka runs Kafka's own consumer against the broker at $KAFKA_BOOTSTRAP (a real
 // Kafka 4.4.0 in CI; skipped without it): under classic cooperative-sticky and the consumer
-// protocol (uniform; dynamic and static members), two members join a fresh group on a fresh topic, must end up owning
-// every partition once between them, then a third joins and the first leaves, and the rest
-// close. It records no history: the oracle-checked scenarios run through the harness
-// (TestConformance), which reaches kfake only until it takes a broker's address.
+// protocol (uniform; dynamic and static members), two members join a fresh group on a fresh
+// topic of 200 records and must end up owning every partition once between them, then a
+// third joins, the first leaves, and the rest close. Their callbacks, commits and generations
+// make a history the oracle checks; without the wire tap (the harness's scenarios, which
+// have it, reach kfake only until the harness takes a broker's address).
 func TestRealKafka(t *testing.T) {
 	addr := os.Getenv("KAFKA_BOOTSTRAP")
 	if addr == "" {
@@ -32,7 +34,7 @@ func TestRealKafka(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	admin, err := kgo.NewClient(kgo.SeedBrokers(addr))
+	admin, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,14 @@ func TestRealKafka(t *testing.T) {
 				t.Fatalf("create topic %s: %v", run, err)
 			}
 			defer adm.DeleteTopics(context.Background(), run)
-			g := newGroup(4)
+			var rs []*kgo.Record // records to poll, so that the members commit
+			for i := range 200 {
+				rs = append(rs, &kgo.Record{Topic: run, Partition: int32(i % 4), Value: []byte("x")})
+			}
+			if err := admin.ProduceSync(ctx, rs...).FirstErr(); err != nil {
+				t.Fatalf("produce to %s: %v", run, err)
+			}
+			g := newGroup(4, tc.proto)
 			tm := h.DefaultTiming
 			if tc.proto == history.Classic {
 				tm = h.JoinSafeTiming
@@ -79,6 +88,7 @@ func TestRealKafka(t *testing.T) {
 				}
 				t.Cleanup(func() { log.Close() })
 				m := &standIn{g: g, name: name, tm: tm, log: log}
+				g.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: tc.proto})
 				props := properties([]string{addr}, run, name, tc.proto, tm, opt)
 				c, err := launch(b, m, name, log, []string{run}, props, opt)
 				if err != nil {
@@ -99,9 +109,14 @@ func TestRealKafka(t *testing.T) {
 				t.Helper()
 				lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
 				defer lcancel()
-				if err := members[name].Leave(lctx); err != nil {
+				end := g.rec.Begin(history.Event{Kind: history.Close, Node: name, Proto: tc.proto})
+				err := members[name].Leave(lctx)
+				x := history.Event{}
+				if err != nil {
+					x.Err = err.Error()
 					t.Errorf("leave %s: %v", name, err)
 				}
+				end(x)
 			}
 			startOne("a")
 			startOne("b")
@@ -112,20 +127,41 @@ func TestRealKafka(t *testing.T) {
 			settle("b", "c")
 			leave("b")
 			leave("c")
+			hist := g.rec.History()
+			rep := oracle.Check(hist, oracle.Options{})
+			commits := 0
+			for _, e := range hist {
+				if e.Kind == history.Commit && e.Phase == history.End {
+					commits++
+				}
+			}
+			t.Logf("oracle on the callbacks and commits (no wire tap): %d events, %d commits, %d violations, %d zombies",
+				rep.Events, commits, len(rep.Violations), len(rep.Zombies))
+			if !rep.OK() {
+				t.Errorf("%s", rep)
+				if f, err := os.Create(filepath.Join(logs, run+".jsonl")); err == nil {
+					hist.Write(f)
+					f.Close()
+				}
+			}
 		})
 	}
 }
 
-// group is what the smoke run's members own, by their callbacks.
+// group is what the smoke run's members own, by their callbacks, and the history their
+// callbacks and commits make.
 type group struct {
 	parts   int
+	proto   string
+	rec     *history.Recorder
 	mu      sync.Mutex
 	owned   map[string]map[int32]string // topic → partition → member name
 	changed chan struct{}               // a callback changed ownership
 }
 
-func newGroup(parts int) *group {
-	return &group{parts: parts, owned: map[string]map[int32]string{}, changed: make(chan struct{}, 1)}
+func newGroup(parts int, proto string) *group {
+	return &group{parts: parts, proto: proto, rec: history.NewRecorder(), owned: map[string]map[int32]string{},
+		changed: make(chan struct{}, 1)}
 }
 
 // settled waits until the live members own every partition between them, each partition
@@ -179,20 +215,48 @@ func (g *group) String() string {
 	return strings.Join(s, " ")
 }
 
-// standIn is a smoke member's host: it keeps ownership in the group and records nothing else.
+// standIn is a smoke member's host: it keeps ownership in the group and records the
+// member's callbacks, commits and generations.
 type standIn struct {
-	g    *group
-	name string
-	tm   h.Timing
-	log  *os.File // the JVM's stderr and the driver's log lines
+	g      *group
+	name   string
+	tm     h.Timing
+	log    *os.File // the JVM's stderr and the driver's log lines
+	member string
+	gen    int32
 }
 
-func (m *standIn) Begin(history.Kind, string, int32, history.Parts) func(string, int32) {
-	return func(string, int32) {}
+func (m *standIn) event(kind history.Kind, member string, gen int32) history.Event {
+	return history.Event{Kind: kind, Node: m.name, Proto: m.g.proto, Member: member, Gen: gen}
 }
 
-func (m *standIn) BeginCommit(string, int32, history.Parts, string) func(string, int32, string) {
-	return func(string, int32, string) {}
+func (m *standIn) Begin(kind history.Kind, member string, gen int32, parts history.Parts) func(string, int32) {
+	m.Observe(member, gen)
+	e := m.event(kind, member, gen)
+	e.Parts = parts
+	end := m.g.rec.Begin(e)
+	return func(member string, gen int32) { end(m.event("", member, gen)) }
+}
+
+func (m *standIn) BeginCommit(member string, gen int32, parts history.Parts, why string) func(string, int32, string) {
+	e := m.event(history.Commit, member, gen)
+	e.Parts, e.Note = parts, why
+	end := m.g.rec.Begin(e)
+	return func(member string, gen int32, err string) {
+		x := m.event("", member, gen)
+		x.Err = err
+		end(x)
+	}
+}
+
+// Observe records a Generation event when the member ID or generation changed (the driver
+// calls it only from the JVM's events, one at a time).
+func (m *standIn) Observe(member string, gen int32) {
+	if member == "" || gen <= 0 || (member == m.member && gen == m.gen) {
+		return
+	}
+	m.member, m.gen = member, gen
+	m.g.rec.Record(m.event(history.Generation, member, gen))
 }
 
 func (m *standIn) Own(p history.Parts, add bool) {
@@ -217,10 +281,13 @@ func (m *standIn) Own(p history.Parts, add bool) {
 	}
 }
 
-func (m *standIn) Observe(string, int32)                    {}
-func (m *standIn) Polled(int)                               {}
-func (m *standIn) Jitter()                                  {}
-func (m *standIn) Mark(format string, args ...any)          { m.Logf(format, args...) }
+func (m *standIn) Polled(int) {}
+func (m *standIn) Jitter()    {}
+func (m *standIn) Mark(format string, args ...any) {
+	e := m.event(history.Mark, "", 0)
+	e.Note = fmt.Sprintf(format, args...)
+	m.g.rec.Record(e)
+}
 func (m *standIn) Logf(format string, args ...any)          { fmt.Fprintf(m.log, format+"\n", args...) }
 func (m *standIn) Timing() h.Timing                         { return m.tm }
 func (m *standIn) WatchCommits(func(string, int32, string)) {}
