@@ -21,7 +21,7 @@ import (
 // TestRealKafka runs Kafka's own consumer against the broker at $KAFKA_BOOTSTRAP (a real
 // Kafka 4.4.0 in CI; skipped without it): under classic cooperative-sticky and the consumer
 // protocol (uniform; dynamic and static members), two members join a fresh group on a fresh
-// topic of 200 records and must end up owning every partition once between them, then a
+// topic written to every 200 ms and must end up owning every partition once between them, then a
 // third joins, the first leaves, and the rest close. Their callbacks, commits and generations
 // make a history the oracle checks; without the wire tap (the harness's scenarios, which
 // have it, reach kfake only until the harness takes a broker's address).
@@ -47,104 +47,128 @@ func TestRealKafka(t *testing.T) {
 	t.Logf("members' logs in %s", logs)
 	classic := []string{"group.protocol=classic", "partition.assignment.strategy=" + cooperativeAssignor}
 	kip848 := []string{"group.protocol=consumer", "group.remote.assignor=uniform"}
-	for _, tc := range []struct {
-		name, proto string
-		settings    []string
-		static      bool
-	}{
+	for _, tc := range []smokeCase{
 		{"cooperative-sticky", history.Classic, classic, false},
 		{"kip848-uniform", history.Consumer, kip848, false},
 		// The first member's leave is temporary (member epoch -2): Kafka hands its partitions
 		// on when its session expires, which kfake never does (TestKfakeStaticLeaveNeverExpires).
 		{"kip848-uniform-static", history.Consumer, kip848, true},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-			defer cancel()
-			run := fmt.Sprintf("java-smoke-%s-%d", tc.name, time.Now().UnixNano())
-			if _, err := adm.CreateTopic(ctx, 4, 1, nil, run); err != nil {
-				t.Fatalf("create topic %s: %v", run, err)
+		for i := range h.Runs() { // -soak N: N runs each
+			name := tc.name
+			if h.Runs() > 1 {
+				name = fmt.Sprintf("%s/run%d", tc.name, i)
 			}
-			defer adm.DeleteTopics(context.Background(), run)
-			var rs []*kgo.Record // records to poll, so that the members commit
-			for i := range 200 {
-				rs = append(rs, &kgo.Record{Topic: run, Partition: int32(i % 4), Value: []byte("x")})
-			}
-			if err := admin.ProduceSync(ctx, rs...).FirstErr(); err != nil {
-				t.Fatalf("produce to %s: %v", run, err)
-			}
-			g := newGroup(4, tc.proto)
-			tm := h.DefaultTiming
-			if tc.proto == history.Classic {
-				tm = h.JoinSafeTiming
-			}
-			opt := options{settings: tc.settings, static: tc.static}
-			members := map[string]*client{}
-			startOne := func(name string) {
-				t.Helper()
-				log, err := os.Create(filepath.Join(logs, run+"."+name+".log"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { log.Close() })
-				m := &standIn{g: g, name: name, tm: tm, log: log}
-				g.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: tc.proto})
-				props := properties([]string{addr}, run, name, tc.proto, tm, opt)
-				c, err := launch(b, m, name, log, []string{run}, props, opt)
-				if err != nil {
-					t.Fatalf("start %s: %v", name, err)
-				}
-				t.Logf("%s: JVM started and consumer created in %v", name, c.startup.Round(time.Millisecond))
-				members[name] = c
-			}
-			settle := func(live ...string) {
-				t.Helper()
-				began := time.Now()
-				if err := g.settled(ctx, live, time.Second); err != nil {
-					t.Fatalf("%v; owned: %s", err, g.String())
-				}
-				t.Logf("settled on %s in %v", g.String(), time.Since(began).Round(time.Millisecond))
-			}
-			leave := func(name string) {
-				t.Helper()
-				lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
-				defer lcancel()
-				end := g.rec.Begin(history.Event{Kind: history.Close, Node: name, Proto: tc.proto})
-				err := members[name].Leave(lctx)
-				x := history.Event{}
-				if err != nil {
-					x.Err = err.Error()
-					t.Errorf("leave %s: %v", name, err)
-				}
-				end(x)
-			}
-			startOne("a")
-			startOne("b")
-			settle("a", "b")
-			startOne("c")
-			settle("a", "b", "c")
-			leave("a")
-			settle("b", "c")
-			leave("b")
-			leave("c")
-			hist := g.rec.History()
-			rep := oracle.Check(hist, oracle.Options{})
-			commits := 0
-			for _, e := range hist {
-				if e.Kind == history.Commit && e.Phase == history.End {
-					commits++
-				}
-			}
-			t.Logf("oracle on the callbacks and commits (no wire tap): %d events, %d commits, %d violations, %d zombies",
-				rep.Events, commits, len(rep.Violations), len(rep.Zombies))
-			if !rep.OK() {
-				t.Errorf("%s", rep)
-				if f, err := os.Create(filepath.Join(logs, run+".jsonl")); err == nil {
-					hist.Write(f)
-					f.Close()
-				}
-			}
-		})
+			t.Run(name, func(t *testing.T) { smoke(t, b, admin, adm, addr, logs, tc) })
+		}
+	}
+}
+
+// smokeCase is one protocol of TestRealKafka.
+type smokeCase struct {
+	name, proto string
+	settings    []string
+	static      bool
+}
+
+// smoke is one TestRealKafka run.
+func smoke(t *testing.T, b Build, admin *kgo.Client, adm *kadm.Client, addr, logs string, tc smokeCase) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	run := fmt.Sprintf("java-smoke-%s-%d", tc.name, time.Now().UnixNano())
+	if _, err := adm.CreateTopic(ctx, 4, 1, nil, run); err != nil {
+		t.Fatalf("create topic %s: %v", run, err)
+	}
+	defer adm.DeleteTopics(context.Background(), run)
+	pctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go produce(pctx, admin, run, 4) // records to poll, so that the members commit
+	g := newGroup(4, tc.proto)
+	tm := h.DefaultTiming
+	if tc.proto == history.Classic {
+		tm = h.JoinSafeTiming
+	}
+	opt := options{settings: tc.settings, static: tc.static}
+	members := map[string]*client{}
+	startOne := func(name string) {
+		t.Helper()
+		log, err := os.Create(filepath.Join(logs, run+"."+name+".log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { log.Close() })
+		m := &standIn{g: g, name: name, tm: tm, log: log}
+		g.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: tc.proto})
+		props := properties([]string{addr}, run, name, tc.proto, tm, opt)
+		c, err := launch(b, m, name, log, []string{run}, props, opt)
+		if err != nil {
+			t.Fatalf("start %s: %v", name, err)
+		}
+		t.Logf("%s: JVM started and consumer created in %v", name, c.startup.Round(time.Millisecond))
+		members[name] = c
+	}
+	settle := func(live ...string) {
+		t.Helper()
+		began := time.Now()
+		if err := g.settled(ctx, live, time.Second); err != nil {
+			t.Fatalf("%v; owned: %s", err, g.String())
+		}
+		t.Logf("settled on %s in %v", g.String(), time.Since(began).Round(time.Millisecond))
+	}
+	leave := func(name string) {
+		t.Helper()
+		lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer lcancel()
+		end := g.rec.Begin(history.Event{Kind: history.Close, Node: name, Proto: tc.proto})
+		err := members[name].Leave(lctx)
+		x := history.Event{}
+		if err != nil {
+			x.Err = err.Error()
+			t.Errorf("leave %s: %v", name, err)
+		}
+		end(x)
+	}
+	startOne("a")
+	startOne("b")
+	settle("a", "b")
+	startOne("c")
+	settle("a", "b", "c")
+	leave("a")
+	settle("b", "c")
+	leave("b")
+	leave("c")
+	hist := g.rec.History()
+	rep := oracle.Check(hist, oracle.Options{})
+	commits := 0
+	for _, e := range hist {
+		if e.Kind == history.Commit && e.Phase == history.End {
+			commits++
+		}
+	}
+	t.Logf("oracle on the callbacks and commits (no wire tap): %d events, %d commits, %d violations, %d zombies",
+		rep.Events, commits, len(rep.Violations), len(rep.Zombies))
+	if !rep.OK() {
+		t.Errorf("%s", rep)
+		if f, err := os.Create(filepath.Join(logs, run+".jsonl")); err == nil {
+			hist.Write(f)
+			f.Close()
+		}
+	}
+}
+
+// produce writes a record to each partition of topic every 200 ms until ctx ends.
+func produce(ctx context.Context, cl *kgo.Client, topic string, parts int32) {
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		for p := range parts {
+			cl.Produce(ctx, &kgo.Record{Topic: topic, Partition: p, Value: []byte("x")}, nil)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }
 
