@@ -27,6 +27,10 @@ type Protocol struct {
 	// failed. Only for bugs of the library under test, reproduced in its module's testdata/,
 	// and matched as narrowly as the history allows.
 	KnownBug func(h history.History, x oracle.Violation) (string, bool)
+	// Check, if set, is a further check of each run's history beside the oracle's (a driver
+	// comparing its client with the reference, say): fail lists what fails the run, note what
+	// is only logged.
+	Check func(h history.History) (fail, note []string)
 }
 
 // Client is one running consumer, as its driver exposes it to the harness.

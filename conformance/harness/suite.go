@@ -152,6 +152,9 @@ func conform(t *testing.T, p Protocol, sc Scenario, seed uint64, tl *tally) {
 	for _, k := range v.Known {
 		t.Logf("known deviation: %s", k)
 	}
+	for _, k := range v.Notes {
+		t.Logf("check: %s", k)
+	}
 	for _, z := range v.Report.Zombies {
 		t.Logf("zombie %s: %s", z.Property, z.Message)
 	}

@@ -23,6 +23,8 @@ type Verdict struct {
 	// Known: the coordinator answered in a way no reference coordinator could, by a kfake
 	// deviation already recorded (knownKfake, with its fixture): reported, not a failure.
 	Known []string
+	// Checked and Notes are what Protocol.Check found: failures, and remarks.
+	Checked, Notes []string
 }
 
 // knownKfake are kfake deviations from Kafka that the oracle finds, by the linearizability
@@ -96,6 +98,9 @@ func Judge(h *Harness, runErr error) Verdict {
 		v.classifyKnown(knownOracle) // a kfake deviation says nothing about another broker
 	}
 	v.classifyBugs(h.cfg.Protocol.KnownBug)
+	if c := h.cfg.Protocol.Check; c != nil {
+		v.Checked, v.Notes = c(hist)
+	}
 	return v
 }
 
@@ -115,9 +120,12 @@ func (v *Verdict) classifyBugs(known func(history.History, oracle.Violation) (st
 	v.Report.Violations = kept
 }
 
-// OK reports whether the run is clean: no violation, no failed step, nothing wrong on the
-// broker side. Zombies do not fail a run: they are Kafka's allowed window (PEERS.md §6.4).
-func (v Verdict) OK() bool { return v.Report.OK() && v.RunErr == nil && len(v.Broker) == 0 }
+// OK reports whether the run is clean: no violation, no failed step, no failed Protocol.Check,
+// nothing wrong on the broker side. Zombies do not fail a run: they are Kafka's allowed window
+// (PEERS.md §6.4).
+func (v Verdict) OK() bool {
+	return v.Report.OK() && v.RunErr == nil && len(v.Broker) == 0 && len(v.Checked) == 0
+}
 
 // Has reports whether the report holds a finding of the property in class naming node.
 func (v Verdict) Has(property, class, node string) bool {
@@ -142,6 +150,9 @@ func (v Verdict) Summary() string {
 	}
 	if len(v.Broker) > 0 {
 		s += ", broker: " + strings.Join(v.Broker, "; ")
+	}
+	if len(v.Checked) > 0 {
+		s += ", check: " + strings.Join(v.Checked, "; ")
 	}
 	return s
 }

@@ -1,0 +1,24 @@
+module github.com/groupcheck/groupcheck/conformance/java
+
+go 1.26.0
+
+require (
+	github.com/groupcheck/groupcheck v0.0.0
+	github.com/groupcheck/groupcheck/conformance/harness v0.0.0
+	github.com/twmb/franz-go v1.22.3
+	github.com/twmb/franz-go/pkg/kadm v1.20.0
+)
+
+require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c // indirect
+	github.com/twmb/franz-go/pkg/kmsg v1.15.1 // indirect
+)
+
+replace (
+	github.com/groupcheck/groupcheck => ../..
+	github.com/groupcheck/groupcheck/conformance/harness => ../harness
+)
