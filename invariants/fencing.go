@@ -22,6 +22,7 @@ var commitFencing = Property{
 	Statement: "an accepted OffsetCommit comes from a member of the current generation, for partitions no other member of the group owns or is assigned",
 	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
 	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
+	Expected:  staticKeptAtDeadline,
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
 			if why := commitOutsideGeneration(pre, c); why != "" {

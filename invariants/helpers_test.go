@@ -55,6 +55,20 @@ var stableScript = []string{
 	"deliver-request a", "deliver-request b", "deliver-response a", "deliver-response b",
 }
 
+// presetConfig is the built-in world name's config.
+func presetConfig(t *testing.T, name string) spec.Config {
+	t.Helper()
+	p, err := spec.LookupPreset(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := p.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func check(t *testing.T, c spec.Config, workers int) explorer.Report[spec.World, spec.Action] {
 	t.Helper()
 	m := NewModel(c)

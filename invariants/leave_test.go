@@ -48,8 +48,8 @@ func TestLeaveApplied(t *testing.T) {
 }
 
 // TestNoFatal: a classic member stopped by an error its config cannot provoke violates
-// no-fatal; the causes a config allows do not (KAFKA.md §1.2, §1.10, KIP-389), and a world
-// whose members share no assignor does reach INCONSISTENT_GROUP_PROTOCOL.
+// no-fatal; the causes a config allows do not (docs/protocol.md §1.2, §1.10, KIP-389), and a
+// world whose members share no assignor does reach INCONSISTENT_GROUP_PROTOCOL.
 func TestNoFatal(t *testing.T) {
 	ws := walk(t, config(t, twoMembers), stableScript...)
 	stable := ws[len(ws)-1]
@@ -58,19 +58,24 @@ func TestNoFatal(t *testing.T) {
 		w.Slots[1].Client.FatalError = e
 		return w
 	}
-	if got := noFatal.State(&stable); got != "" {
+	if got := noFatal.Step(&stable, nil, &stable); got != "" {
 		t.Fatalf("stable world: %q", got)
 	}
 	for _, e := range []impl.ErrorCode{impl.UnknownMemberID, impl.FencedInstanceID, impl.InconsistentGroupProtocol, impl.GroupMaxSizeReached} {
-		if got, want := noFatal.State(ptr(stop(stable, e))), "b stopped with fatal "+e.String(); !strings.HasPrefix(got, want) {
+		if got, want := noFatal.Step(&stable, nil, ptr(stop(stable, e))), "b stopped with fatal "+e.String(); !strings.HasPrefix(got, want) {
 			t.Errorf("dynamic members with a common assignor, stopped by %s: %q, want %q...", e, got, want)
 		}
+	}
+	// A static member alone is no cause: only another process with its instance id can fence
+	// it (KIP-345), and here a restart replaces its process.
+	if fatalAllowed(config(t, strings.Replace(twoMembers, "member b topics=t", "member b topics=t static", 1)), impl.FencedInstanceID) {
+		t.Error("FENCED_INSTANCE_ID allowed where no two processes share an instance id")
 	}
 	allowed := []struct {
 		world string
 		err   impl.ErrorCode
 	}{
-		{strings.Replace(twoMembers, "member b topics=t", "member b topics=t static", 1), impl.FencedInstanceID},
+		{twinClassic, impl.FencedInstanceID},
 		{twoMembers + "group-max-size 1\n", impl.GroupMaxSizeReached},
 		{strings.Replace(twoMembers, "member b topics=t", "member b topics=t assignors=range", 1), impl.InconsistentGroupProtocol},
 	}
@@ -92,5 +97,57 @@ func TestNoFatal(t *testing.T) {
 	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{})
 	if r.Properties[0].Status != explorer.Holds || r.Properties[1].Status != explorer.Violated {
 		t.Errorf("no-fatal %v, a member stopped %v: want holds and violated (INCONSISTENT_GROUP_PROTOCOL)", r.Properties[0].Status, r.Properties[1].Status)
+	}
+}
+
+// TestNoFatalFencedOnlyByTwin: the coordinator may answer a live process FENCED_INSTANCE_ID
+// only while its instance id is mapped to a member id another process was given (KIP-345;
+// docs/protocol.md §1.10). Answered to a static member whose instance maps to its own slot's
+// id, or to an instance nobody holds, it is a violation in a world without failovers, where
+// nothing is expected; where another process (a2, instance a) took the instance it holds. The
+// twin world reaches the answer and holds, and the failover scenario, where the reference
+// fences the live replacement as Kafka does, is the expected finding.
+func TestNoFatalFencedOnlyByTwin(t *testing.T) {
+	fenced := func(slot int, name string) []spec.Event {
+		return []spec.Event{spec.ReplyEvent{Slot: slot, Name: name, Response: impl.HeartbeatResponse{Error: impl.FencedInstanceID}}}
+	}
+	static := presetConfig(t, "static-slow-rejoin")
+	if why := noFatal.ExpectedViolation(static); why != "" {
+		t.Fatalf("expected without failovers: %q", why)
+	}
+	ws := walk(t, static, "poll a", "deliver-request a")
+	w := ws[len(ws)-1]
+	for _, tc := range []struct {
+		slot       int
+		name, want string
+	}{{0, "a", "instance a is held by a#1, its own slot's"}, {1, "b", "no member holds instance b"}} {
+		if got := noFatal.Step(&w, fenced(tc.slot, tc.name), &w); !strings.Contains(got, tc.want) {
+			t.Errorf("coordinator fences %s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	twin := config(t, twinClassic)
+	tws := walk(t, twin, "poll a", "deliver-request a", "poll a2", "deliver-request a2")
+	tw := tws[len(tws)-1]
+	if id, _ := tw.Coord.StaticMember("a"); id != "a2#1" {
+		t.Fatalf("instance a is held by %q, want a2#1", id)
+	}
+	if got := noFatal.Step(&tw, fenced(0, "a"), &tw); got != "" {
+		t.Errorf("a fenced while a2 holds its instance: %q", got)
+	}
+	reached := Property{Name: "fenced-answered", Kind: explorer.Sometimes, Step: func(_ *spec.World, ev []spec.Event, _ *spec.World) string {
+		for _, e := range ev {
+			if r, ok := e.(spec.ReplyEvent); ok && !r.Dropped && r.Response.Code() == impl.FencedInstanceID {
+				return "a live process is answered FENCED_INSTANCE_ID"
+			}
+		}
+		return ""
+	}}
+	m := NewModelWith(twin, []Property{noFatal, reached})
+	r := explorer.Check[spec.World, spec.Action](m, m.Properties(), explorer.Options{})
+	if r.Properties[0].Status != explorer.Holds || r.Properties[1].Status != explorer.Holds {
+		t.Errorf("twin world: no-fatal %v, FENCED_INSTANCE_ID answered %v; want holds and reached", r.Properties[0].Status, r.Properties[1].Status)
+	}
+	if why := noFatal.ExpectedViolation(config(t, strings.Replace(presetText(t, "static-kafka"), "budget ", "budget failovers=1 ", 1))); !strings.Contains(why, "failover") {
+		t.Errorf("static members with a failover: expected %q", why)
 	}
 }

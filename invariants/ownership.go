@@ -2,7 +2,6 @@ package invariants
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
@@ -63,6 +62,7 @@ var exclusiveOwnership = Property{
 	State: func(w *spec.World) string {
 		return doubleOwner(w, func(i int) bool { return current(w, i) })
 	},
+	Expected: staticKeptRejoins,
 }
 
 var exclusiveOwnershipStrict = Property{
@@ -174,18 +174,40 @@ var noHandoverWhileOwned = Property{
 	},
 }
 
-// staticKeptAtDeadline is why no-handover-while-owned can fail where a static member can miss
-// a join phase (a join timeout budgeted): at the deadline the coordinator keeps an absent
-// static member with the subscription of its last JoinGroup (KAFKA-8220; KAFKA.md §1.3
-// onCompleteJoin), which claims what it owned then — nothing, for an eager member or one that
-// joined empty-handed — so the leader may give another member the partitions it still
-// processes, until its next heartbeat is answered ILLEGAL_GENERATION: the zombie window of
-// KAFKA.md §1.12 for a member the coordinator keeps instead of removing.
+// staticKeptAtDeadline is why no-handover-while-owned and commit-fencing can fail where a
+// static member can miss a join phase (a join timeout budgeted): at the deadline the
+// coordinator keeps an absent static member with the subscription of its last JoinGroup
+// (KAFKA-8220; docs/protocol.md §1.3 onCompleteJoin), which claims what it owned then —
+// nothing, for an eager member or one that joined empty-handed — so the leader may give
+// another member the partitions it still processes, and their new owner commit them, until
+// its next heartbeat is answered ILLEGAL_GENERATION: the zombie window of docs/protocol.md
+// §1.12 for a member the coordinator keeps instead of removing. The coordinator's commit
+// check is generation-only (ClassicGroup.validateOffsetCommit), so nothing in the
+// protocol refuses the new owner's commit.
 func staticKeptAtDeadline(c spec.Config) string {
-	if c.Budget.JoinTimeouts == 0 || !slices.ContainsFunc(c.Members, func(m spec.MemberConfig) bool { return m.Static }) {
+	if c.Budget.JoinTimeouts == 0 || !staticMembers(c) {
 		return ""
 	}
-	return "a static member that misses the join deadline is kept with its last subscription (KAFKA-8220), so the leader may hand its partitions on while it still processes them, until its next heartbeat (the zombie window, KAFKA.md §1.12)"
+	return "a static member that misses the join deadline is kept with its last subscription (KAFKA-8220), so the leader may hand its partitions on, and their new owner commit them, while it still processes them, until its next heartbeat (the zombie window, docs/protocol.md §1.12)"
+}
+
+// staticKeptRejoins is why exclusive-ownership can fail where staticKeptAtDeadline does and a
+// member is cooperative: the kept member, never told of the generation that gave its
+// partitions away, rejoins the next one still owning them (a cooperative member revokes
+// nothing before it joins, KIP-429), so two members of the current generation own a
+// partition until the leader's assignment, which prefers the claim of the higher generation
+// (CooperativeStickyAssignor, KAFKA-14639), revokes it from the kept one. An eager member
+// revokes everything before it joins, and there the property holds.
+func staticKeptRejoins(c spec.Config) string {
+	if staticKeptAtDeadline(c) == "" {
+		return ""
+	}
+	for i := range c.Members {
+		if c.MemberProtocol(i) == impl.Cooperative {
+			return "a static member kept at the join deadline (KAFKA-8220) rejoins the next generation still owning what the last one gave away (a cooperative member revokes nothing before it joins), so two current members own it until the leader's assignment revokes it from the kept one (the zombie window, docs/protocol.md §1.12)"
+		}
+	}
+	return ""
 }
 
 func inGroup(w *spec.World, id impl.MemberID) bool {

@@ -156,7 +156,7 @@ func keptFenced(pre *spec.World, ev []spec.Event, post *spec.World, e spec.Recei
 	}
 	i := e.Slot
 	stopped := !post.Live(i) || post.Slots[i].Incarnation != pre.Slots[i].Incarnation
-	if !stopped && heldIdentity(post, i) == sent && !franzGoCommitRejoin(pre, e, post) && !librdkafkaCommitWhileRebalancing(pre, e) {
+	if !stopped && heldIdentity(post, i) == sent && !franzGoCommitRejoin(pre, e, post) && !librdkafkaCommitWhileRebalancing(pre, e) && !javaPollsAgain(pre, e) {
 		return fmt.Sprintf("%s is told %s for its %s under %s, and keeps that identity", e.Name, e.Response.Code(), kindName(e.Response), sent)
 	}
 	for _, x := range ev {
@@ -179,6 +179,21 @@ func franzGoCommitRejoin(pre *spec.World, e spec.ReceiveEvent, post *spec.World)
 		return false
 	}
 	return e.Response.Code() == impl.FencedInstanceID || post.Slots[e.Slot].Client.RejoinNeeded
+}
+
+// javaPollsAgain reports whether slot e.Slot is told FENCED_INSTANCE_ID for a JoinGroup,
+// SyncGroup or OffsetCommit by a world whose application catches what poll throws and polls
+// again (on-fatal poll-again, consumer.FatalPollsAgain): Java keeps its generation and member
+// id there (JoinGroupResponseHandler and SyncGroupResponseHandler only raise the error,
+// joinGroupIfNeeded requests a rejoin; OffsetCommitResponseHandler only raises it), so its
+// next JoinGroup goes out under the fenced id and is fenced again while the other process
+// holds the instance. Only its Heartbeat's answer resets the member id.
+func javaPollsAgain(pre *spec.World, e spec.ReceiveEvent) bool {
+	if pre.Config().OnFatal != consumer.FatalPollsAgain || e.Response.Code() != impl.FencedInstanceID {
+		return false
+	}
+	_, hb := e.Response.(impl.HeartbeatResponse)
+	return !hb
 }
 
 // librdkafkaCommitWhileRebalancing reports whether slot e.Slot is a librdkafka client whose

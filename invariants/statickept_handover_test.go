@@ -40,3 +40,45 @@ budget joins=1 join-timeouts=1
 		t.Errorf("dynamic members: expected %q", why)
 	}
 }
+
+// TestStaticSlowRejoinPresets: in the two static-slow-rejoin presets every property holds or
+// fails only where it names why. The new owner's commit of a partition the member kept at the
+// join deadline still processes is commit-fencing's violation, expected for the reason
+// no-handover-while-owned gives (KAFKA-8220: the coordinator's commit check is
+// generation-only); under cooperative-sticky the kept member rejoins the next generation still
+// owning it, so exclusive-ownership fails too, expected likewise, and under eager it holds.
+// With the members dynamic the deadline removes the slow one: both hold, nothing is expected.
+func TestStaticSlowRejoinPresets(t *testing.T) {
+	for _, tc := range []struct {
+		preset    string
+		exclusive explorer.Status
+	}{{"static-slow-rejoin", explorer.Violated}, {"static-slow-rejoin-eager", explorer.Holds}} {
+		t.Run(tc.preset, func(t *testing.T) {
+			c := presetConfig(t, tc.preset)
+			r := check(t, c, 0)
+			if !r.Exhaustive {
+				t.Fatalf("not exhaustive: %s", r.StoppedBy)
+			}
+			holdsOrExpected(t, c, r)
+			for name, want := range map[string]explorer.Status{"commit-fencing": explorer.Violated, "no-handover-while-owned": explorer.Violated, "exclusive-ownership": tc.exclusive} {
+				q, _ := Lookup(name)
+				if s := status(r, name); s != want || (s == explorer.Violated && !strings.Contains(q.ExpectedViolation(c), "KAFKA-8220")) {
+					t.Errorf("%s: %s (expected %q), want %s", name, s, q.ExpectedViolation(c), want)
+				}
+			}
+			for _, q := range r.Properties {
+				if q.Name == "commit-fencing" && !strings.Contains(NewModel(c).Explain(q.Name, q.Path), "owns") {
+					t.Errorf("commit-fencing's explanation %q names no owner", NewModel(c).Explain(q.Name, q.Path))
+				}
+			}
+			dynamic := config(t, strings.ReplaceAll(presetText(t, tc.preset), " static", ""))
+			d := check(t, dynamic, 0)
+			for _, name := range []string{"commit-fencing", "no-handover-while-owned", "exclusive-ownership"} {
+				q, _ := Lookup(name)
+				if s := status(d, name); s != explorer.Holds || q.ExpectedViolation(dynamic) != "" {
+					t.Errorf("dynamic members: %s %s (expected %q), want holds and nothing expected", name, s, q.ExpectedViolation(dynamic))
+				}
+			}
+		})
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
-	"github.com/groupcheck/groupcheck/spec"
 )
 
 // TestThreeMembersExhaustive pins the exhaustive counts of the three-member presets that end
@@ -31,14 +30,7 @@ func TestThreeMembersExhaustive(t *testing.T) {
 		{"cooperative-three-crash", 3_721_265, 11_125_364, 114, []string{"no-orphan-member"}},
 	} {
 		t.Run(tc.preset, func(t *testing.T) {
-			p, err := spec.LookupPreset(tc.preset)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := p.Config()
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := presetConfig(t, tc.preset)
 			m := NewModel(c)
 			r := Check(m, c, m.Properties(), explorer.Options{})
 			if !r.Exhaustive || r.Distinct != tc.distinct || r.Generated != tc.generated || r.Depth != tc.depth {

@@ -24,7 +24,8 @@ import (
 //     (leave, crash, restart, resubscription, lost response, poll timeout, hang, pause),
 //     of a metadata change and of a failover is spent, and no coordinator is loading or
 //     stale, and the config budgets no follow-ups (Quiet);
-//   - no step of the slot outside the set can become enabled: its responses are not empty
+//   - no step of the slot outside the set can become enabled or disabled: it computes no
+//     classic assignment (Assign, which a delivery can disable), its responses are not empty
 //     (the delivery is in the set, and a reply appended to the tail commutes with taking the
 //     head), or nothing can be appended to them, as it has no request queued or parked at
 //     the coordinator; and its heartbeat, whose enabling reads the coordinator
@@ -83,6 +84,12 @@ func (w World) Quiet(i int) bool {
 	}
 	if w.cfg.ConsumerProtocol {
 		return !s.Member.WantsHeartbeat()
+	}
+	// A classic leader computing an assignment has its Assign step outside the set, and a
+	// local delivery can disable it (a heartbeat answered ILLEGAL_GENERATION resets the
+	// leader of a round the group has left, e.g. one kept at the join deadline).
+	if s.Assigning != nil {
+		return false
 	}
 	_, effs := s.Client.HeartbeatTick()
 	return len(effs) == 0 // the client sends no heartbeat

@@ -94,7 +94,7 @@ func TestLocalStepsCommute(t *testing.T) {
 						}
 						ab, ok := Next(ns[k], b)
 						if !ok {
-							t.Fatalf("%s: %s disables %s", p.Name, a.Text(w.cfg), b.Text(w.cfg))
+							t.Fatalf("%s: %s disables %s in\n%s", p.Name, a.Text(w.cfg), b.Text(w.cfg), w)
 						}
 						if enc(ab) != enc(bns[k]) {
 							t.Fatalf("%s: %s and %s do not commute in\n%s", p.Name, a.Text(w.cfg), b.Text(w.cfg), w)

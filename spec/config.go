@@ -40,6 +40,9 @@ type Config struct {
 	// MaxSize is `group-max-size`: the coordinator's group.max.size (classic) or
 	// group.consumer.max.size (KIP-848); 0 is unlimited.
 	MaxSize int
+	// OnFatal is `on-fatal` (classic only): what the application does when a classic member's
+	// poll throws a fatal error — stop (the zero value) or catch it and poll again.
+	OnFatal consumer.FatalReaction
 	_       struct{}
 }
 
@@ -145,6 +148,9 @@ func (c Config) Validate() error {
 	}
 	if c.CommitPolicy != consumer.CommitJava && (c.ConsumerProtocol || !c.Commits) {
 		return fmt.Errorf("commits %s: a classic client's commit handling (protocol consumer members commit with their epoch)", c.CommitPolicy)
+	}
+	if c.OnFatal != consumer.FatalStops && c.ConsumerProtocol {
+		return fmt.Errorf("on-fatal %s: the reaction of a classic client (a KIP-848 member's FATAL state is not modelled as recoverable)", c.OnFatal)
 	}
 	if c.ClientMemberIDs && !c.ConsumerProtocol {
 		return fmt.Errorf("member-ids client: KIP-1082 is for protocol consumer (a classic member gets its id from MEMBER_ID_REQUIRED)")

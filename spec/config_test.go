@@ -55,6 +55,7 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 		{"eager cooperative-sticky", strings.Replace(base, "assignor range", "assignor cooperative-sticky", 1), "cooperative-sticky alone makes a member cooperative"},
 		{"unknown commit client", base + "commits sarama\n", `commits: "sarama" is not one of franz-go, java, librdkafka, off, on`},
 		{"client member ids under classic", base + "member-ids client\n", "member-ids client: KIP-1082 is for protocol consumer"},
+		{"bad fatal reaction", base + "on-fatal retry\n", `on-fatal: "retry" is not stop or poll-again`},
 		{"bad member ids", base + "member-ids uuid\n", `member-ids: "uuid" is not one of client, server`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,6 +89,7 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		{"rebalance-timeouts under classic", classic + "budget rebalance-timeouts=1\n", "budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer"},
 		{"bad protocol", strings.Replace(base, "protocol consumer", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager, consumer`},
 		{"classic commit client", base + "commits librdkafka\n", "commits librdkafka: a classic client's commit handling"},
+		{"fatal reaction under protocol consumer", base + "on-fatal poll-again\n", "on-fatal poll-again: the reaction of a classic client"},
 		{"followups under protocol consumer", base + "budget followups=1\n", "budget followups: a follow-up is asked for by a client-side assignor"},
 		{"followups out of range", classic + "budget followups=9\n", "budget followups: 9 outside 0..8"},
 		{"followups not a number", classic + "budget followups=x\n", "followups"},
@@ -128,6 +130,28 @@ func TestCommitsAndJoinVersionDefaults(t *testing.T) {
 		back, err := ParseConfig("x.conf", strings.NewReader(c.Format()))
 		if err != nil || back.CommitPolicy != c.CommitPolicy || back.Commits != c.Commits {
 			t.Errorf("%s: does not round-trip (%v):\n%s", tc.line, err, c.Format())
+		}
+	}
+}
+
+// TestOnFatal: a classic member stops on a fatal error unless the config says the application
+// polls again; the directive round-trips through Format.
+func TestOnFatal(t *testing.T) {
+	base := "protocol cooperative\nconsumer kafka\ncoordinator kafka\nassignor cooperative-sticky\ntopic t 2\nmember a topics=t static\n"
+	for _, tc := range []struct {
+		text string
+		want consumer.FatalReaction
+	}{{base, consumer.FatalStops}, {base + "on-fatal stop\n", consumer.FatalStops}, {base + "on-fatal poll-again\n", consumer.FatalPollsAgain}} {
+		c, err := ParseConfig("x.conf", strings.NewReader(tc.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseConfig("x.conf", strings.NewReader(c.Format()))
+		if c.OnFatal != tc.want || err != nil || back.OnFatal != tc.want {
+			t.Errorf("%q: on-fatal %s, round trip %s (%v)", tc.text, c.OnFatal, back.OnFatal, err)
+		}
+		if w := Init(c); w.Slots[0].Client.Config.OnFatal != tc.want {
+			t.Errorf("%q: the member's consumer reacts %s", tc.text, w.Slots[0].Client.Config.OnFatal)
 		}
 	}
 }

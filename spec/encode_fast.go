@@ -217,6 +217,7 @@ func (e *encoder) consumer(c *consumer.Consumer) {
 	e.int(int64(cf.Conn))
 	e.uint(uint64(cf.Faults))
 	e.uint(uint64(cf.Commits))
+	e.uint(uint64(cf.OnFatal))
 
 	e.int(int64(c.Status))
 	e.groupGen(c.Gen)

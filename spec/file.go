@@ -62,6 +62,10 @@ import (
 //	                                          hold and react to the answers as those
 //	                                          clients do (consumer.CommitPolicy);
 //	                                          classic only
+//	on-fatal    stop | poll-again             default stop: a classic member whose poll
+//	                                          throws a fatal error stops for good;
+//	                                          poll-again: the application catches it and
+//	                                          polls on (consumer.FatalReaction); classic only
 //	group-max-size N                          default 0, unlimited: the coordinator's
 //	                                          group.max.size (classic) or
 //	                                          group.consumer.max.size (KIP-848); a member
@@ -235,6 +239,15 @@ func (p *parser) directive(f []string) error {
 	case "member-ids":
 		return one(d, args, func(v string) error {
 			return choose(d, v, &p.cfg.ClientMemberIDs, map[string]bool{"server": false, "client": true})
+		})
+	case "on-fatal":
+		return one(d, args, func(v string) error {
+			r, ok := consumer.ParseFatalReaction(v)
+			if !ok {
+				return fmt.Errorf("on-fatal: %q is not stop or poll-again", v)
+			}
+			p.cfg.OnFatal = r
+			return nil
 		})
 	case "commits":
 		return one(d, args, func(v string) error {

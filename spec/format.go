@@ -39,6 +39,9 @@ func (c Config) Format() string {
 	if c.MaxSize > 0 {
 		fmt.Fprintf(&b, "group-max-size %d\n", c.MaxSize)
 	}
+	if c.OnFatal != consumer.FatalStops {
+		fmt.Fprintf(&b, "on-fatal %s\n", c.OnFatal)
+	}
 	if c.Commits && c.CommitPolicy != consumer.CommitJava {
 		fmt.Fprintf(&b, "commits %s\n", c.CommitPolicy)
 	} else if c.Commits {

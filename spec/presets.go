@@ -30,6 +30,18 @@ member b topics=t
 member c topics=t absent
 `
 
+// staticSlowRejoin is the world of static-slow-rejoin and static-slow-rejoin-eager: two static
+// members, one join deadline that may pass while one of them is slow to rejoin, commits.
+func staticSlowRejoin(protocol, assignor string) string {
+	return "protocol " + protocol + "\nconsumer kafka\ncoordinator kafka\nassignor " + assignor + `
+topic t 2
+member a topics=t static
+member b topics=t static
+budget join-timeouts=1
+commits on
+`
+}
+
 // DefaultPreset is what `groupcheck explore` runs with no flags.
 const DefaultPreset = "cooperative-kafka"
 
@@ -124,6 +136,8 @@ member b topics=t static
 budget restarts=1 session-timeouts=1
 commits on
 `},
+	{"static-slow-rejoin", "static members as shipped, one slow rejoin (a join timeout): the deadline keeps the absent one (KAFKA-8220); commits", staticSlowRejoin("cooperative", "cooperative-sticky")},
+	{"static-slow-rejoin-eager", "the same slow static rejoin under eager range; commits", staticSlowRejoin("eager", "range")},
 	{"upgrade-v0-leader", "seed hazard: a v0-only eager member (it may lead) beside cooperative v1 members", `
 protocol cooperative
 consumer kip

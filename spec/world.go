@@ -140,6 +140,7 @@ func (w World) startSlot(i int, old Slot) Slot {
 		Conn:                connOf(i, s.Incarnation),
 		Faults:              w.cfg.Faults,
 		Commits:             w.cfg.CommitPolicy,
+		OnFatal:             w.cfg.OnFatal,
 	}
 	if m.Static {
 		cfg.InstanceID = m.InstanceID()

@@ -37,6 +37,9 @@ type Config struct {
 	// Commits is the client whose commit handling the application's commits follow (the zero
 	// value is Java's: only while STABLE).
 	Commits CommitPolicy
+	// OnFatal is what the application does when poll throws a fatal error (the zero value
+	// stops the consumer).
+	OnFatal FatalReaction
 }
 
 // Static reports whether the member has a group.instance.id (KIP-345).

@@ -54,7 +54,8 @@ type RunAssignment struct {
 	Cluster      impl.Cluster
 }
 
-// Fatal reports an error that stops the consumer (Java throws it from poll).
+// Fatal reports a fatal error: Java throws it from poll. It stops the consumer unless
+// Config.OnFatal is FatalPollsAgain.
 type Fatal struct{ Error impl.ErrorCode }
 
 // CommitResult reports how a commit ended: Accepted by the coordinator, refused with Error,

@@ -35,6 +35,18 @@ func testConfig(v impl.Variant, assignors ...string) Config {
 
 var eager = []string{Range}
 
+// heartbeatingConsumer is stableConsumer with a Heartbeat in flight.
+func heartbeatingConsumer(cfg Config, owned impl.PartitionSet) Consumer {
+	c, _ := stableConsumer(cfg, owned).HeartbeatTick()
+	return c
+}
+
+// committingConsumer is stableConsumer with an OffsetCommit of owned in flight.
+func committingConsumer(cfg Config, owned impl.PartitionSet) Consumer {
+	c, _ := stableConsumer(cfg, owned).CommitTick()
+	return c
+}
+
 // stableConsumer is a member that completed generation 3 as follower "m1" owning owned,
 // subscribed to t and u.
 func stableConsumer(cfg Config, owned impl.PartitionSet) Consumer {

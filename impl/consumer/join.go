@@ -40,7 +40,7 @@ func (c Consumer) OnJoinGroupResponse(r impl.JoinGroupResponse) (Consumer, []Eff
 		return c, nil
 	}
 	if fatalOnJoin(r.Error) {
-		return c, c.fatal(nil, r.Error)
+		return c, c.roundFatal(r.Error)
 	}
 	return c, nil
 }
@@ -164,11 +164,4 @@ func (c *Consumer) roundFailed() {
 		c.Status = PreparingRebalance
 	}
 	c.RejoinNeeded = true
-}
-
-// fatal stops the consumer with err.
-func (c *Consumer) fatal(effs []Effect, err impl.ErrorCode) []Effect {
-	c.FatalError = err
-	c.AwaitingAssignment = false
-	return append(effs, Fatal{Error: err})
 }

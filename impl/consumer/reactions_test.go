@@ -22,14 +22,8 @@ func TestKafkaReactionTable(t *testing.T) {
 	}
 	joining := func(t *testing.T) Consumer { return joiningConsumer(t, cfg, owned) }
 	syncing := func(t *testing.T) Consumer { return syncingConsumer(t, cfg, owned) }
-	heartbeating := func(t *testing.T) Consumer {
-		c, _ := stableConsumer(cfg, owned).HeartbeatTick()
-		return c
-	}
-	committing := func(t *testing.T) Consumer {
-		c, _ := stableConsumer(cfg, owned).CommitTick()
-		return c
-	}
+	heartbeating := func(*testing.T) Consumer { return heartbeatingConsumer(cfg, owned) }
+	committing := func(*testing.T) Consumer { return committingConsumer(cfg, owned) }
 	// committedThenRejoined: the commit was sent at generation 3, then the member joined
 	// generation 4 and its SyncGroup failed, so it is PREPARING_REBALANCE at generation 4.
 	committedThenRejoined := func(t *testing.T) Consumer {

@@ -47,7 +47,7 @@ func (c Consumer) OnSyncGroupResponse(r impl.SyncGroupResponse) (Consumer, []Eff
 		}
 		return c, nil
 	case impl.FencedInstanceID, impl.InconsistentGroupProtocol:
-		return c, c.fatal(nil, r.Error)
+		return c, c.roundFatal(r.Error)
 	}
 	c.roundFailed()
 	return c, nil
