@@ -119,7 +119,13 @@ func compare(n *names, sent impl.Request, want impl.Response, got kmsg.Response)
 			d.id("member id", w.MemberID, deref(g.MemberID))
 			n.learnShift(w.MemberEpoch, g.MemberEpoch)
 			d.field("member epoch", n.epoch(w.MemberEpoch), g.MemberEpoch)
+			if w.Assignment != nil && g.Assignment != nil && assignmentText(w.Assignment) != n.assignment848(g.Assignment) {
+				n.relabel(*w.Assignment, n.assignmentSet848(g.Assignment))
+			}
 			d.field("assignment", assignmentText(w.Assignment), n.assignment848(g.Assignment))
+			if w.Assignment != nil {
+				n.note(*w.Assignment)
+			}
 		}
 	default:
 		return []string{fmt.Sprintf("no comparison for %T", want)}
@@ -173,13 +179,19 @@ func (n *names) assignment848(a *kmsg.ConsumerGroupHeartbeatResponseAssignment) 
 	if a == nil {
 		return "unchanged"
 	}
+	return n.assignmentSet848(a).String()
+}
+
+// assignmentSet848 reads a KIP-848 assignment in the reference's names and labels.
+func (n *names) assignmentSet848(a *kmsg.ConsumerGroupHeartbeatResponseAssignment) impl.PartitionSet {
 	var tps []impl.TopicPartition
 	for _, t := range a.Topics {
+		topic := n.topicByID(t.TopicID)
 		for _, p := range t.Partitions {
-			tps = append(tps, impl.TP(n.topicByID(t.TopicID), p))
+			tps = append(tps, impl.TP(topic, n.refPartition(topic, p)))
 		}
 	}
-	return impl.NewPartitionSet(tps...).String()
+	return impl.NewPartitionSet(tps...)
 }
 
 // brokerText renders a broker response briefly, for reports.

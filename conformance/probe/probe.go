@@ -35,6 +35,8 @@ type outcome struct {
 	Steps, Requests, Responses, Equal int
 	Exercised                         map[transition]bool
 	Refused                           []string    // group configs the broker does not know
+	Relabels                          int         // KIP-848 assignor choices matched by relabelling partitions
+	EpochShift                        int32       // what the broker adds to KIP-848 epochs (KAFKA-20268)
 	Diff                              *difference // the first step where broker and reference part
 }
 
@@ -55,15 +57,18 @@ func (d difference) String() string {
 // sync or rebalance timer a short rebalance timeout; everything else is long, so that no
 // timer fires where the schedule does not wait for it.
 func timingFor(s schedule, cfg spec.Config) timing {
-	t := timing{session: map[string]int32{}, rebalance: longMs}
+	t := timing{session: map[string]int32{}, rebalance: longMs, memberRebalance: map[string]int32{}}
 	w := spec.Init(cfg)
 	for _, a := range s.Actions {
 		switch a.Kind {
 		case spec.SessionExpiry, spec.PendingExpiry:
 			name, _, _ := strings.Cut(string(a.Member), "#")
 			t.session[name] = shortSession
-		case spec.SyncTimeout, spec.RebalanceTimeout:
+		case spec.SyncTimeout:
 			t.rebalance = shortRebalace
+		case spec.RebalanceTimeout: // KIP-848: each member's own rebalance timeout
+			name, _, _ := strings.Cut(string(a.Member), "#")
+			t.memberRebalance[name] = shortRebalace
 		case spec.JoinTimeout:
 			if !w.Coord.InitialJoin() {
 				t.rebalance = shortRebalace
@@ -88,6 +93,9 @@ func (p *prober) runSchedule(s schedule, cfg spec.Config) (outcome, error) {
 	}
 	n := newNames(topicPrefix(s.World), cfg.ConsumerProtocol)
 	n.topicIDs = p.topicIDs
+	for _, tm := range cfg.Topics {
+		n.partitions[tm.Name] = tm.Partitions
+	}
 	t := timingFor(s, cfg)
 	if cfg.ConsumerProtocol {
 		session := int32(longMs)
@@ -188,6 +196,7 @@ func (p *prober) runSchedule(s schedule, cfg spec.Config) (outcome, error) {
 			o.Exercised[tr] = true
 		}
 		w = next
+		o.Relabels, o.EpochShift = n.relabels, n.epochShift
 	}
 	for conn, c := range conns {
 		if i := int(conn >> 6); len(unanswered[conn]) == 0 && len(c.got) > 0 {
@@ -275,22 +284,16 @@ func (p *prober) keepAlive(n *names, group string, w spec.World, expiring impl.M
 	}
 	var reqs []impl.ConsumerGroupHeartbeatRequest
 	for _, m := range w.Group.Members() {
-		if m.ID == expiring {
-			continue
+		if m.ID != expiring && quietHeartbeat(w, m) {
+			reqs = append(reqs, impl.ConsumerGroupHeartbeatRequest{MemberID: m.ID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID})
 		}
-		req := impl.ConsumerGroupHeartbeatRequest{MemberID: m.ID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID}
-		g, out := w.Group.Heartbeat(req, "")
-		if len(out) != 1 || out[0].Response.Code() != impl.None || string(g.AppendEncoding(nil)) != string(w.Group.AppendEncoding(nil)) {
-			continue // this heartbeat would change the group: the schedule does not send it
-		}
-		reqs = append(reqs, req)
 	}
 	if len(reqs) == 0 {
 		return nil
 	}
 	return func() []string {
 		for _, r := range reqs {
-			q, err := n.heartbeat848(group, r, timing{})
+			q, err := n.heartbeat848(group, "", r, timing{})
 			if err != nil {
 				return []string{err.Error()}
 			}

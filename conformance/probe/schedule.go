@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -129,6 +130,8 @@ func answers(req impl.Request, resp impl.Response) bool {
 // reference takes it:
 //   - no metadata change, failover, hang, pause or follow-up: the probe drives the group
 //     coordinator only (its worlds have none of these);
+//   - a KIP-848 session expiry only where every other member can be kept alive meanwhile
+//     by a heartbeat that changes nothing (quietOthers);
 //   - no pending-member expiry: a broker shows pending member ids nowhere (DescribeGroups
 //     lists members only), so the probe has no answer to wait for when it fires;
 //   - a request on a connection whose earlier request the coordinator has parked waits in
@@ -149,7 +152,7 @@ func realisable(w spec.World, a spec.Action) bool {
 		return false
 	}
 	if w.Config().ConsumerProtocol {
-		return true
+		return a.Kind != spec.SessionExpiry || quietOthers(w, a.Member)
 	}
 	if w.Coord.EnabledJoinPhaseTimeout() && (w.Coord.InitialJoin() || len(w.Coord.Members()) == 0) {
 		return a.Kind == spec.JoinTimeout
@@ -163,6 +166,26 @@ func realisable(w spec.World, a spec.Action) bool {
 		}
 	}
 	return true
+}
+
+// quietOthers reports whether every KIP-848 member but id can be kept alive by a heartbeat
+// that changes nothing (its epoch, no field changed): the group's session timeout is one for
+// all members, so while the probe waits for id's session to expire it heartbeats the others
+// (keepAlive), and a heartbeat that would move one on is one the schedule does not have.
+func quietOthers(w spec.World, id impl.MemberID) bool {
+	for _, m := range w.Group.Members() {
+		if m.ID != id && !quietHeartbeat(w, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// quietHeartbeat reports whether member m's plain heartbeat changes nothing in the group.
+func quietHeartbeat(w spec.World, m kip848.Member) bool {
+	req := impl.ConsumerGroupHeartbeatRequest{MemberID: m.ID, MemberEpoch: m.MemberEpoch, InstanceID: m.InstanceID}
+	g, out := w.Group.Heartbeat(req, "")
+	return len(out) == 1 && out[0].Response.Code() == impl.None && string(g.AppendEncoding(nil)) == string(w.Group.AppendEncoding(nil))
 }
 
 // schedule is a sequence of actions of one world, from its initial state.

@@ -36,6 +36,12 @@ type names struct {
 	// carries a positive member epoch; shiftKnown says whether it has been.
 	epochShift int32
 	shiftKnown bool
+	// partitions counts each reference topic's partitions; perm, told and relabels are the
+	// partition labels of KIP-848 worlds (partitions.go).
+	partitions map[string]int32
+	perm       map[string][]int32
+	told       map[string]bool
+	relabels   int
 }
 
 // epoch is a reference KIP-848 epoch as the broker numbers it.
@@ -57,7 +63,7 @@ func (n *names) learnShift(ref impl.Epoch, broker int32) {
 }
 
 func newNames(prefix string, kip848 bool) *names {
-	return &names{kip848: kip848, prefix: prefix, topicIDs: map[string][16]byte{}, toBroker: map[impl.MemberID]string{}, toRef: map[string]impl.MemberID{}}
+	return &names{kip848: kip848, prefix: prefix, partitions: map[string]int32{}, perm: map[string][]int32{}, told: map[string]bool{}, topicIDs: map[string][16]byte{}, toBroker: map[impl.MemberID]string{}, toRef: map[string]impl.MemberID{}}
 }
 
 func (n *names) topic(t string) string { return n.prefix + t }
@@ -134,7 +140,9 @@ func strPtr(s string) *string {
 // and nowhere else.
 type timing struct {
 	session   map[string]int32 // by member name; default longMs
-	rebalance int32
+	rebalance int32            // classic: every member's (the join and sync timers take the largest)
+	// memberRebalance is a KIP-848 member's rebalance timeout, by name; default longMs.
+	memberRebalance map[string]int32
 }
 
 const (
@@ -183,7 +191,7 @@ func (n *names) request(group, name string, r impl.Request, t timing) (kmsg.Requ
 	case impl.OffsetCommitRequest:
 		return n.commit(group, r, n.kip848), nil
 	case impl.ConsumerGroupHeartbeatRequest:
-		return n.heartbeat848(group, r, t)
+		return n.heartbeat848(group, name, r, t)
 	}
 	return nil, fmt.Errorf("no wire form for %T", r)
 }
@@ -192,6 +200,7 @@ func (n *names) request(group, name string, r impl.Request, t timing) (kmsg.Requ
 // reference has no offsets; the coordinator validates only who commits, with what
 // generation or epoch).
 func (n *names) commit(group string, r impl.OffsetCommitRequest, kip848 bool) kmsg.Request {
+	n.note(r.Partitions)
 	q := kmsg.NewPtrOffsetCommitRequest()
 	q.Version, q.Group, q.Generation, q.MemberID, q.InstanceID = commitVersion, group, int32(r.Generation), n.member(r.MemberID), strPtr(string(r.InstanceID))
 	if kip848 {
@@ -201,7 +210,7 @@ func (n *names) commit(group string, r impl.OffsetCommitRequest, kip848 bool) km
 		qt := kmsg.OffsetCommitRequestTopic{Topic: n.topic(t)}
 		for _, tp := range r.Partitions.OfTopics([]string{t}).Slice() {
 			p := kmsg.NewOffsetCommitRequestTopicPartition()
-			p.Partition, p.Offset = tp.Partition, 0
+			p.Partition, p.Offset = n.brokerPartition(t, tp.Partition), 0
 			qt.Partitions = append(qt.Partitions, p)
 		}
 		q.Topics = append(q.Topics, qt)
@@ -209,12 +218,15 @@ func (n *names) commit(group string, r impl.OffsetCommitRequest, kip848 bool) km
 	return q
 }
 
-func (n *names) heartbeat848(group string, r impl.ConsumerGroupHeartbeatRequest, t timing) (kmsg.Request, error) {
+func (n *names) heartbeat848(group, name string, r impl.ConsumerGroupHeartbeatRequest, t timing) (kmsg.Request, error) {
 	q := kmsg.NewPtrConsumerGroupHeartbeatRequest()
 	q.Version, q.Group, q.MemberID, q.MemberEpoch = cghVersion, group, n.member(r.MemberID), n.epoch(r.MemberEpoch)
 	q.InstanceID, q.ServerAssignor, q.RebalanceTimeoutMillis = strPtr(string(r.InstanceID)), strPtr(r.ServerAssignor), -1
 	if r.MemberEpoch == impl.EpochJoin {
-		q.RebalanceTimeoutMillis = t.rebalance
+		q.RebalanceTimeoutMillis = longMs
+		if ms, ok := t.memberRebalance[name]; ok {
+			q.RebalanceTimeoutMillis = ms
+		}
 	}
 	if r.SubscribedTopicNames != nil {
 		q.SubscribedTopicNames = []string{}
@@ -223,6 +235,7 @@ func (n *names) heartbeat848(group string, r impl.ConsumerGroupHeartbeatRequest,
 		}
 	}
 	if r.OwnedPartitions != nil {
+		n.note(*r.OwnedPartitions)
 		q.Topics = []kmsg.ConsumerGroupHeartbeatRequestTopic{}
 		for _, tn := range r.OwnedPartitions.Topics() {
 			id, ok := n.topicIDs[n.topic(tn)]
@@ -231,7 +244,7 @@ func (n *names) heartbeat848(group string, r impl.ConsumerGroupHeartbeatRequest,
 			}
 			qt := kmsg.ConsumerGroupHeartbeatRequestTopic{TopicID: id}
 			for _, tp := range r.OwnedPartitions.OfTopics([]string{tn}).Slice() {
-				qt.Partitions = append(qt.Partitions, tp.Partition)
+				qt.Partitions = append(qt.Partitions, n.brokerPartition(tn, tp.Partition))
 			}
 			q.Topics = append(q.Topics, qt)
 		}
