@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/coordinator"
 	"github.com/groupcheck/groupcheck/spec"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -77,6 +78,26 @@ func timingFor(s schedule, cfg spec.Config) timing {
 		w, _ = spec.Next(w, a)
 	}
 	return t
+}
+
+// timerConflict reports whether s waits for a classic member's session to expire while the
+// group is in a join or sync phase whose timer the schedule also made short: the broker's
+// phase timer (the rebalance timeout) would fire first, which the reference, whose timers
+// have no length, does not order. The probe cannot choose timeouts that realise both
+// orders, so it does not run such a schedule (the report counts them).
+func timerConflict(s schedule, cfg spec.Config) bool {
+	t := timingFor(s, cfg)
+	if cfg.ConsumerProtocol || t.rebalance == longMs {
+		return false
+	}
+	w := spec.Init(cfg)
+	for _, a := range s.Actions {
+		if a.Kind == spec.SessionExpiry && (w.Coord.State() == coordinator.PreparingRebalance || w.Coord.State() == coordinator.CompletingRebalance) {
+			return true
+		}
+		w, _ = spec.Next(w, a)
+	}
+	return false
 }
 
 // connOf is spec's connection numbering: six bits of incarnation per slot.
@@ -217,7 +238,11 @@ func answeredConn(w spec.World, r spec.ReplyEvent, unanswered map[impl.Conn][]im
 		c := connOf(r.Slot, w.Slots[r.Slot].Incarnation)
 		return c, len(unanswered[c]) > 0
 	}
-	for inc := w.Slots[r.Slot].Incarnation; ; inc-- {
+	inc := w.Slots[r.Slot].Incarnation
+	if p := w.Slots[r.Slot].Process; p == spec.Running || p == spec.Paused {
+		inc-- // the current incarnation reads its connection: a dropped answer is an older one's
+	}
+	for ; ; inc-- {
 		c := connOf(r.Slot, inc)
 		if q := unanswered[c]; len(q) > 0 && answers(q[0], r.Response) {
 			return c, true
@@ -242,34 +267,48 @@ func refView(w spec.World, n *names) groupView {
 }
 
 // sameView waits until the broker describes the group as the reference has it after the
-// step, up to the deadline. A group the reference holds in its initial join phase is not
-// compared: the broker has no initial delay, and completes it at once.
+// step, up to the deadline. A group the reference holds in a join phase the broker
+// completes at once (joinAtOnce) is not compared: the next step is its join timer.
 func (p *prober) sameView(group string, w spec.World, n *names, wait time.Duration, tick func() []string) []string {
 	want := refView(w, n)
-	if !w.Config().ConsumerProtocol && w.Coord.InitialJoin() && w.Coord.State() == 1 {
+	if joinAtOnce(w) {
 		return nil
 	}
 	deadline := time.Now().Add(wait)
 	var ticked time.Time
 	for {
+		got, err := p.b.describe(group, w.Config().ConsumerProtocol)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		if got == want || emptiedAtGroupEpoch(w, want, got) {
+			return nil
+		}
+		// Keep the others alive only once the view shows the step has not happened yet: a
+		// keep-alive that reaches the broker after the expiry would move the group on.
 		if tick != nil && time.Since(ticked) > keepEvery {
 			if lines := tick(); lines != nil {
 				return lines
 			}
 			ticked = time.Now()
 		}
-		got, err := p.b.describe(group, w.Config().ConsumerProtocol)
-		if err != nil {
-			return []string{err.Error()}
-		}
-		if got == want {
-			return nil
-		}
 		if time.Now().After(deadline) {
 			return []string{fmt.Sprintf("group: reference %s, broker %s", want, got)}
 		}
 		_ = p.b.pause()
 	}
+}
+
+// emptiedAtGroupEpoch reports whether the broker's view is the reference's but for
+// KAFKA-20442 (Kafka 4.4): a KIP-848 group that loses its last member by a fence or a leave
+// writes its target assignment epoch up to the group epoch, where the reference (and Kafka
+// before it) leaves the target epoch behind until the next member joins.
+func emptiedAtGroupEpoch(w spec.World, want, got groupView) bool {
+	if !w.Config().ConsumerProtocol || want.State != "empty" || want.Members != 0 {
+		return false
+	}
+	want.Assigned = want.Epoch
+	return got == want
 }
 
 // keepAlive is, for a step that lets a KIP-848 member's session expire, what keeps every

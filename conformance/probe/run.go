@@ -95,7 +95,7 @@ func run(args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(out, "steps %d, requests %d, responses %d, equal %d\n", res.Steps, res.Requests, res.Responses, res.Equal)
 		if res.Diff != nil {
-			fmt.Fprintf(out, "difference: %s\n  %s\n", res.Diff.Lines[0], classify(*res.Diff))
+			fmt.Fprintf(out, "difference: %s\n  %s\n", res.Diff.Lines[0], classify(*res.Diff, p.name))
 			return errors.New("the broker differs from the reference")
 		}
 		return nil
@@ -156,6 +156,7 @@ type worldReport struct {
 	Complete                          bool
 	Transitions                       map[transition]bool // reached by the search → exercised in agreement
 	Schedules, Walks                  int
+	Conflicts                         int // covering schedules not run: two timers the broker orders (timerConflict)
 	Steps, Requests, Responses, Equal int
 	Diffs                             []difference
 }
@@ -189,7 +190,14 @@ func (p *prober) probe(o options) (report, error) {
 		for t := range e.Transitions {
 			wr.Transitions[t] = false
 		}
-		scheds := e.covering()
+		var scheds []schedule
+		for _, s := range e.covering() {
+			if timerConflict(s, cfg) {
+				wr.Conflicts++
+				continue
+			}
+			scheds = append(scheds, s)
+		}
 		wr.Schedules = len(scheds)
 		for i := range o.walks {
 			scheds = append(scheds, walk(name, cfg, rng, o.walkLen, i))
@@ -262,22 +270,22 @@ func walk(name string, cfg spec.Config, rng *rand.Rand, length, n int) schedule 
 
 func (r report) write(out io.Writer) {
 	fmt.Fprintf(out, "broker %s\n", r.Broker)
-	fmt.Fprintf(out, "%-16s %7s %5s %5s %5s %6s %6s %6s %6s %5s\n", "world", "states", "trans", "sched", "walks", "reqs", "resps", "equal", "covered", "diffs")
-	var tt, te, ts, tw, tq, tr, teq, td int
+	fmt.Fprintf(out, "%-16s %7s %5s %5s %5s %6s %6s %6s %6s %5s %5s\n", "world", "states", "trans", "sched", "walks", "reqs", "resps", "equal", "covered", "diffs", "unrun")
+	var tt, te, ts, tw, tq, tr, teq, td, tc int
 	for _, w := range r.Worlds {
 		states := fmt.Sprint(w.States)
 		if !w.Complete {
 			states += "+"
 		}
-		fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %5d\n", w.World, states, len(w.Transitions), w.Schedules, w.Walks, w.Requests, w.Responses, w.Equal, w.exercised(), len(w.Diffs))
-		tt, te, ts, tw, tq, tr, teq, td = tt+len(w.Transitions), te+w.exercised(), ts+w.Schedules, tw+w.Walks, tq+w.Requests, tr+w.Responses, teq+w.Equal, td+len(w.Diffs)
+		fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %5d %5d\n", w.World, states, len(w.Transitions), w.Schedules, w.Walks, w.Requests, w.Responses, w.Equal, w.exercised(), len(w.Diffs), w.Conflicts)
+		tt, te, ts, tw, tq, tr, teq, td, tc = tt+len(w.Transitions), te+w.exercised(), ts+w.Schedules, tw+w.Walks, tq+w.Requests, tr+w.Responses, teq+w.Equal, td+len(w.Diffs), tc+w.Conflicts
 	}
-	fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %5d\n", "total", "", tt, ts, tw, tq, tr, teq, te, td)
+	fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %5d %5d\n", "total", "", tt, ts, tw, tq, tr, teq, te, td, tc)
 	if tt > 0 {
 		fmt.Fprintf(out, "coverage: %d of %d reference transitions exercised in agreement with the broker (%.1f %%)\n", te, tt, 100*float64(te)/float64(tt))
 	}
 	for _, d := range r.distinct() {
-		fmt.Fprintf(out, "difference (%d schedules): %s\n  %s\n", d.count, d.diff, classify(d.diff))
+		fmt.Fprintf(out, "difference (%d schedules): %s\n  %s\n", d.count, d.diff, classify(d.diff, r.Broker))
 	}
 	for _, w := range r.Worlds {
 		var missed []string
@@ -338,7 +346,7 @@ func (r report) writeDiffs(dir string) error {
 		if err != nil {
 			return err
 		}
-		note := append([]string{"broker " + r.Broker, classify(d.diff)}, d.diff.Lines...)
+		note := append([]string{"broker " + r.Broker, classify(d.diff, r.Broker)}, d.diff.Lines...)
 		err = d.diff.Schedule.write(f, &cfg, note)
 		if cerr := f.Close(); err == nil {
 			err = cerr

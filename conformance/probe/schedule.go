@@ -132,6 +132,9 @@ func answers(req impl.Request, resp impl.Response) bool {
 //     coordinator only (its worlds have none of these);
 //   - a KIP-848 session expiry only where every other member can be kept alive meanwhile
 //     by a heartbeat that changes nothing (quietOthers);
+//   - no session expiry of a new classic member parked in its first join: Kafka expires it
+//     after CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS, a constant 300000 ms (KAFKA-7610;
+//     GroupCoordinatorConfig), not after its session timeout, longer than a probe waits;
 //   - no pending-member expiry: a broker shows pending member ids nowhere (DescribeGroups
 //     lists members only), so the probe has no answer to wait for when it fires;
 //   - a request on a connection whose earlier request the coordinator has parked waits in
@@ -154,7 +157,12 @@ func realisable(w spec.World, a spec.Action) bool {
 	if w.Config().ConsumerProtocol {
 		return a.Kind != spec.SessionExpiry || quietOthers(w, a.Member)
 	}
-	if w.Coord.EnabledJoinPhaseTimeout() && (w.Coord.InitialJoin() || len(w.Coord.Members()) == 0) {
+	if a.Kind == spec.SessionExpiry {
+		if m, ok := w.Coord.Member(a.Member); ok && m.IsNew && m.Join.Parked {
+			return false
+		}
+	}
+	if joinAtOnce(w) {
 		return a.Kind == spec.JoinTimeout
 	}
 	if a.Kind == spec.DeliverRequest && len(w.Slots[a.Slot].Out) > 0 {
@@ -166,6 +174,12 @@ func realisable(w spec.World, a spec.Action) bool {
 		}
 	}
 	return true
+}
+
+// joinAtOnce reports whether w's classic group is in a join phase a broker completes at
+// once: the initial one, or one with no members left (see realisable).
+func joinAtOnce(w spec.World) bool {
+	return !w.Config().ConsumerProtocol && w.Coord.EnabledJoinPhaseTimeout() && (w.Coord.InitialJoin() || len(w.Coord.Members()) == 0)
 }
 
 // quietOthers reports whether every KIP-848 member but id can be kept alive by a heartbeat
