@@ -135,7 +135,7 @@ budget joins=1 session-timeouts=1 rebalance-timeouts=1
 }
 
 // shortWorlds are the worlds of the CI short form (go test -short).
-var shortWorlds = []string{"eager-one", "eager-two", "static-two", "kip848-one", "kip848-two"}
+var shortWorlds = []string{"eager-one", "eager-two", "static-twins", "timers-one", "kip848-one", "kip848-two"}
 
 func lookupWorld(name string) (world, spec.Config, error) {
 	i := slices.IndexFunc(worlds, func(w world) bool { return w.name == name })
