@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// TestScheduleFileRoundTrip: a schedule written is read back action for action.
+func TestScheduleFileRoundTrip(t *testing.T) {
+	_, cfg, err := lookupWorld("eager-two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := explore("eager-two", cfg, 2000)
+	var s schedule
+	for _, x := range e.covering() {
+		if len(x.Actions) > len(s.Actions) {
+			s = x
+		}
+	}
+	var buf bytes.Buffer
+	if err := s.write(&buf, &cfg, []string{"a note"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := readSchedule("buf", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.World != s.World || got.Target != s.Target || !isPrefix(s.Actions, got.Actions) || len(got.Actions) != len(s.Actions) {
+		t.Fatalf("read back %+v, wrote %+v", got, s)
+	}
+	if _, _, err := readSchedule("bad", strings.NewReader("world eager-two\nfly a\n")); err == nil || !strings.Contains(err.Error(), "bad:2") {
+		t.Fatalf("an unknown action: error %v, want one naming bad:2", err)
+	}
+}
+
+// TestCoveringReachesEveryTransition: the covering schedules, replayed in the reference,
+// take every transition the search found.
+func TestCoveringReachesEveryTransition(t *testing.T) {
+	_, cfg, err := lookupWorld("kip848-one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := explore("kip848-one", cfg, 100000)
+	if !e.Complete || len(e.Transitions) < 10 {
+		t.Fatalf("search: complete %v, %d transitions", e.Complete, len(e.Transitions))
+	}
+	seen := map[transition]bool{}
+	for _, s := range e.covering() {
+		w := spec.Init(cfg)
+		for _, a := range s.Actions {
+			next, ev, ok := spec.Step(w, a)
+			if !ok {
+				t.Fatalf("%s: %s not enabled", s.Target, a.Text(&cfg))
+			}
+			if tr := transitionOf(w, a, ev); tr != "" {
+				seen[tr] = true
+			}
+			w = next
+		}
+	}
+	for tr := range e.Transitions {
+		if !seen[tr] {
+			t.Errorf("no covering schedule takes %s", tr)
+		}
+	}
+}
+
+// TestRealisableInitialJoin: a classic group's initial join phase completes at once.
+func TestRealisableInitialJoin(t *testing.T) {
+	_, cfg, err := lookupWorld("eager-two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := spec.Init(cfg)
+	for _, text := range []string{"poll a", "deliver-request a", "deliver-response a", "deliver-request a"} {
+		a, _ := spec.ParseAction(&cfg, text)
+		var ok bool
+		if w, ok = spec.Next(w, a); !ok {
+			t.Fatalf("%s not enabled", text)
+		}
+	}
+	start, _ := spec.ParseAction(&cfg, "start b")
+	timeout, _ := spec.ParseAction(&cfg, "join-timeout")
+	if realisable(w, start) || !realisable(w, timeout) {
+		t.Fatalf("in the initial join phase: start b realisable %v, join-timeout %v; want false, true", realisable(w, start), realisable(w, timeout))
+	}
+}
+
+// TestRelabel: partitions not told apart take the broker's labels; once told apart, not.
+func TestRelabel(t *testing.T) {
+	n := newNames("p-", true)
+	n.partitions["t"] = 2
+	want, got := impl.NewPartitionSet(impl.TP("t", 1)), impl.NewPartitionSet(impl.TP("t", 0))
+	if !n.relabel(want, got) || n.brokerPartition("t", 1) != 0 || n.refPartition("t", 0) != 1 {
+		t.Fatalf("relabel: perm %v", n.perm)
+	}
+	n.note(want)
+	if n.relabel(impl.NewPartitionSet(impl.TP("t", 0)), impl.NewPartitionSet(impl.TP("t", 0))) {
+		t.Fatal("relabelled partitions already told apart")
+	}
+}
+
+// TestMemberIDsByFirstAppearance: the first broker id seen for a reference id is its
+// counterpart; another broker id for it is a difference.
+func TestMemberIDsByFirstAppearance(t *testing.T) {
+	n := newNames("p-", false)
+	if !n.match("a#1", "x") || !n.match("a#1", "x") || n.match("a#1", "y") || n.match("b#1", "x") {
+		t.Fatal("member ids not matched by first appearance")
+	}
+	n.learn("a#1", "z") // the reference reuses a#1 for a new member
+	if !n.match("a#1", "z") || n.ref("x") != "?x" {
+		t.Fatalf("after learn: %v %v", n.toBroker, n.toRef)
+	}
+}
+
+// TestShortAgainstBrokers is the CI form: the short worlds' covering schedules against an
+// in-process kfake and, when KAFKA_BOOTSTRAP names one, a real broker. It fails on a
+// difference the probe cannot classify.
+func TestShortAgainstBrokers(t *testing.T) {
+	brokers := []string{""}
+	if b := os.Getenv("KAFKA_BOOTSTRAP"); b != "" {
+		brokers = append(brokers, b)
+	}
+	worldsRun := shortWorlds
+	if !testing.Short() {
+		worldsRun = nil
+		for _, w := range worlds {
+			worldsRun = append(worldsRun, w.name)
+		}
+	}
+	for _, b := range brokers {
+		p, stop, err := newProber(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000})
+		stop()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		rep.write(&buf)
+		t.Logf("%s", buf.String())
+		for _, d := range rep.distinct() {
+			if k := known(d.diff, rep.Broker); k == nil {
+				t.Errorf("broker %s: unclassified difference: %s", rep.Broker, d.diff)
+			}
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// world is one small reference world the probe draws schedules from, in the groupcheck
+// config format. Probe worlds change no cluster metadata and fail no coordinator over: the
+// probe drives the broker's group coordinator only, through its group requests.
+type world struct {
+	name, summary, text string
+}
+
+// worlds are the probe's worlds, small enough to explore exhaustively in seconds. Each
+// member's JoinGroup is version 9 and its subscription version 2 (the defaults); KIP-848
+// members let the coordinator name them (ConsumerGroupHeartbeat v0).
+var worlds = []world{
+	{"eager-one", "one eager range member: join, commit, leave, crash, restart as a new member", `
+protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t
+budget leaves=1 crashes=1 joins=1 lost-responses=1
+commits on
+`},
+	{"eager-two", "two eager range members, one late; a leave and a crash", `
+protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t
+member b topics=t absent
+budget joins=1 leaves=1 crashes=1
+commits on
+`},
+	{"cooperative-two", "two cooperative-sticky members, one late; a leave", `
+protocol cooperative
+consumer kafka
+coordinator kafka
+assignor cooperative-sticky
+topic t 2
+member a topics=t
+member b topics=t absent
+budget joins=1 leaves=1
+commits on
+`},
+	{"static-two", "two static members; a restart (same instance id, new member id) and a leave", `
+protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t static
+member b topics=t static
+budget restarts=1 leaves=1
+commits on
+`},
+	{"static-twins", "one instance id run by two processes: KIP-345 fencing", `
+protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t static instance=x
+member b topics=t static instance=x absent
+budget joins=1
+`},
+	{"timers-one", "one eager member: its session expires, a pending member id expires", `
+protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 1
+member a topics=t
+budget session-timeouts=1 lost-responses=1
+`},
+	{"timers-two", "two eager members: the join and sync phases time out on a live member", `
+protocol eager
+consumer kafka
+coordinator kafka
+assignor range
+topic t 2
+member a topics=t
+member b topics=t
+budget join-timeouts=1 sync-timeouts=1
+`},
+	{"kip848-one", "one KIP-848 member: join, commit, leave, crash, rejoin", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+budget leaves=1 crashes=1 joins=1 lost-responses=1
+commits on
+`},
+	{"kip848-two", "two KIP-848 members, one late: revocation and reconciliation; a leave", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t absent
+budget joins=1 leaves=1
+commits on
+`},
+	{"kip848-static", "two static KIP-848 members: temporary leave (-2) and rejoin", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t static
+member b topics=t static
+budget restarts=1 leaves=1
+`},
+	{"kip848-timers", "two KIP-848 members: a session expiry and a rebalance timeout", `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t absent
+budget joins=1 session-timeouts=1 rebalance-timeouts=1
+`},
+}
+
+// shortWorlds are the worlds of the CI short form (go test -short).
+var shortWorlds = []string{"eager-one", "eager-two", "static-twins", "timers-one", "kip848-one", "kip848-two"}
+
+func lookupWorld(name string) (world, spec.Config, error) {
+	i := slices.IndexFunc(worlds, func(w world) bool { return w.name == name })
+	if i < 0 {
+		names := make([]string, len(worlds))
+		for j, w := range worlds {
+			names[j] = w.name
+		}
+		return world{}, spec.Config{}, fmt.Errorf("unknown world %q (worlds: %s)", name, strings.Join(names, ", "))
+	}
+	cfg, err := spec.ParseConfigString(name, "name "+name+"\n"+worlds[i].text)
+	if err != nil {
+		return world{}, spec.Config{}, fmt.Errorf("world %s: %w", name, err)
+	}
+	return worlds[i], cfg, nil
+}
