@@ -53,7 +53,7 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 			v.Statement, v.Timeline = f.Message, "h1"
 			v.Status = "violated"
 			if f.Class == oracle.ClassZombie {
-				v.Expected = "a zombie: the earlier owner was cut off or fenced and not yet told (KAFKA.md §1.12)"
+				v.Expected = "a zombie: the earlier owner was cut off or fenced and not yet told (docs/protocol.md §1.12)"
 			}
 		}
 		p.Props = append(p.Props, v)

@@ -6,9 +6,9 @@
 //
 // The roles live in subpackages, each a pure value with a step function:
 //
-//   - impl/coordinator: the classic group coordinator (KAFKA.md §1.2–1.10);
-//   - impl/consumer: the eager and cooperative consumer (seed 000 §1, §3; KAFKA.md §1.11, §2);
-//   - impl/leader: the assignors and the leader's cooperative plan (seed 000 §2; KAFKA.md §2.4–2.5).
+//   - impl/coordinator: the classic group coordinator (docs/protocol.md §1.2–1.10);
+//   - impl/consumer: the eager and cooperative consumer (docs/protocol.md §7.1, §7.3; docs/protocol.md §1.11, §2);
+//   - impl/leader: the assignors and the leader's cooperative plan (docs/protocol.md §7.2; docs/protocol.md §2.4–2.5).
 //
 // Everything here is values in, values out: no I/O, no goroutines, no clocks, no randomness.
 // Sets are sorted slices, never maps, so that a value has exactly one representation and two
@@ -26,5 +26,5 @@
 // Partition sets are immutable: every operation returns a fresh slice and never aliases its
 // inputs' backing arrays, so a state can share its sets with its successors without copying.
 // Generations, error codes and join reasons carry Kafka's numeric values where Kafka has one;
-// the seed's NEEDS_REJOIN never shipped and gets a value outside Kafka's range.
+// KIP-429's NEEDS_REJOIN never shipped and gets a value outside Kafka's range.
 package impl

@@ -1,11 +1,11 @@
 package impl
 
 // Epoch is a KIP-848 epoch: the group epoch, the target assignment epoch, a member epoch or a
-// partition epoch (KAFKA.md §3.2). Like generations, epochs are only compared, never read for
+// partition epoch (docs/protocol.md §3.2). Like generations, epochs are only compared, never read for
 // their absolute value, which lets a model encode them relative to the group epoch.
 type Epoch int32
 
-// The member epochs with a meaning of their own in ConsumerGroupHeartbeat (KAFKA.md §3.1).
+// The member epochs with a meaning of their own in ConsumerGroupHeartbeat (docs/protocol.md §3.1).
 const (
 	// EpochJoin (0): the member joins (or rejoins after being fenced).
 	EpochJoin Epoch = 0
@@ -16,7 +16,7 @@ const (
 	EpochTemporaryLeave Epoch = -2
 )
 
-// ConsumerGroupHeartbeatRequest is KIP-848's one request (API key 68; KAFKA.md §3.1). A nil
+// ConsumerGroupHeartbeatRequest is KIP-848's one request (API key 68; docs/protocol.md §3.1). A nil
 // field means "unchanged since the last request": SubscribedTopicNames, ServerAssignor (empty)
 // and OwnedPartitions are only sent when joining or when they changed.
 type ConsumerGroupHeartbeatRequest struct {
@@ -31,7 +31,7 @@ type ConsumerGroupHeartbeatRequest struct {
 	OwnedPartitions *PartitionSet
 }
 
-// ConsumerGroupHeartbeatResponse (KAFKA.md §3.1). Assignment is the full set of partitions the
+// ConsumerGroupHeartbeatResponse (docs/protocol.md §3.1). Assignment is the full set of partitions the
 // member may own now — never those pending revocation — or nil when unchanged.
 type ConsumerGroupHeartbeatResponse struct {
 	Error       ErrorCode

@@ -3,10 +3,10 @@ package impl
 import "strconv"
 
 // ErrorCode is a Kafka protocol error code as carried in responses (Errors.java numbering,
-// KAFKA.md §1.1). Protocol refusals are values of this type, never Go errors.
+// docs/protocol.md §1.1). Protocol refusals are values of this type, never Go errors.
 type ErrorCode int16
 
-// The error codes the group protocols use (KAFKA.md §1.1).
+// The error codes the group protocols use (docs/protocol.md §1.1).
 const (
 	None                      ErrorCode = 0
 	CoordinatorLoadInProgress ErrorCode = 14
@@ -28,8 +28,8 @@ const (
 	UnsupportedAssignor       ErrorCode = 112
 	StaleMemberEpoch          ErrorCode = 113
 
-	// NeedsRejoin is the seed's NEEDS_REJOIN (KIP-429 §2.6, §3.5): set by the cooperative leader
-	// in a member's assignment to make it rejoin at once. It never shipped (KAFKA.md §2.1), so
+	// NeedsRejoin is KIP-429's NEEDS_REJOIN (KIP-429 §2.6, §3.5): set by the cooperative leader
+	// in a member's assignment to make it rejoin at once. It never shipped (docs/protocol.md §2.1), so
 	// it has no Kafka number; this value is outside Kafka's range.
 	NeedsRejoin ErrorCode = 10429
 )

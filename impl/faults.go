@@ -6,7 +6,7 @@ import (
 )
 
 // Fault is one deliberate, named defect that can be switched on in the reference, usually a
-// documented real bug (../shared/BUGS.md). Mutants prove that the checker's properties bite:
+// documented real bug (docs/bugs.md). Mutants prove that the checker's properties bite:
 // each one must be caught by a general property, never one written for it.
 type Fault uint8
 
@@ -57,11 +57,11 @@ const (
 	// well: under cooperative one more revocation, hence a third round (KAFKA-8767,
 	// apache/kafka#7130, B27).
 	FaultBalanceMovesOwned
-	// FaultPlanSkipsWithhold: the seed's leader plan encodes a maybe-revoking partition to its
-	// new owner instead of withholding it (seed 000 §2.6 omitted: the hazard the step exists for).
+	// FaultPlanSkipsWithhold: the KIP variant's leader plan encodes a maybe-revoking partition to its
+	// new owner instead of withholding it (docs/protocol.md §7.2.6 omitted: the hazard the step exists for).
 	FaultPlanSkipsWithhold
-	// FaultPlanSkipsNeedsRejoin: the seed's leader plan withholds but sets no NEEDS_REJOIN, so
-	// nothing tells the members to rejoin for the withheld partition (seed 000 §2.6, §3.5.2).
+	// FaultPlanSkipsNeedsRejoin: the KIP variant's leader plan withholds but sets no NEEDS_REJOIN, so
+	// nothing tells the members to rejoin for the withheld partition (docs/protocol.md §7.2.6, §7.3.5.2).
 	FaultPlanSkipsNeedsRejoin
 	// FaultHeartbeatFencingAsRebalance: the classic consumer takes a Heartbeat answered
 	// UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION or FENCED_INSTANCE_ID for a rebalance: it rejoins

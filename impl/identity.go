@@ -1,6 +1,6 @@
 package impl
 
-// MemberID is the coordinator-issued identity of one member incarnation (KAFKA.md glossary).
+// MemberID is the coordinator-issued identity of one member incarnation (docs/protocol.md glossary).
 // The empty MemberID means "no identity yet": a first JoinGroup, or a member that was reset.
 // The reference never invents ids: the caller supplies fresh ones (see coordinator.JoinGroup),
 // so that a model can keep identities finite.
@@ -13,7 +13,7 @@ const NoMemberID MemberID = ""
 type InstanceID string
 
 // Generation is the classic group's generation id, bumped once per completed join phase
-// (KAFKA.md §1.3). NoGeneration (-1) is a client without a generation.
+// (docs/protocol.md §1.3). NoGeneration (-1) is a client without a generation.
 type Generation int32
 
 // NoGeneration is the generation of a member that has not joined or was reset.
@@ -39,14 +39,14 @@ func (p RebalanceProtocol) String() string {
 	return "eager"
 }
 
-// Variant selects between the seed's design and what Apache Kafka ships, role by role
-// (DESIGN.md "Both the seed design and the shipped design").
+// Variant selects between the KIP designs as written and what Apache Kafka ships, role by role
+// (docs/protocol.md §6.2).
 type Variant int8
 
 const (
-	// Kafka is the behaviour of Apache Kafka as shipped (KAFKA.md).
+	// Kafka is the behaviour of Apache Kafka as shipped (docs/protocol.md).
 	Kafka Variant = iota
-	// KIP is the behaviour the seed documents describe (KIP-429 for the consumer and leader,
+	// KIP is the behaviour the KIP texts describe (KIP-429 for the consumer and leader,
 	// KIP-423 for the coordinator, the KIP-848 draft for KIP-848).
 	KIP
 )

@@ -21,9 +21,9 @@ type Reply struct {
 	Response Response
 }
 
-// JoinGroupRequest (API key 11; KAFKA.md §1.1, §1.4). Version decides the two-step join:
+// JoinGroupRequest (API key 11; docs/protocol.md §1.1, §1.4). Version decides the two-step join:
 // from v4 a dynamic member without id gets MEMBER_ID_REQUIRED first (KIP-394). Reason is
-// KIP-423's JoinReason (seed 004), consulted only by the coordinator variant KIP.
+// KIP-423's JoinReason (docs/protocol.md §4), consulted only by the coordinator variant KIP.
 type JoinGroupRequest struct {
 	Conn       Conn
 	Version    int16
@@ -40,7 +40,7 @@ type JoinGroupMember struct {
 	Metadata   Subscription
 }
 
-// JoinGroupResponse (KAFKA.md §1.1). Members is non-empty only in the leader's response.
+// JoinGroupResponse (docs/protocol.md §1.1). Members is non-empty only in the leader's response.
 // SkipAssignment (KIP-814) tells a restarted static leader not to reassign.
 type JoinGroupResponse struct {
 	Error          ErrorCode
@@ -58,7 +58,7 @@ type MemberAssignment struct {
 	Assignment Assignment
 }
 
-// SyncGroupRequest (API key 14; KAFKA.md §1.5). Only the leader sends Assignments.
+// SyncGroupRequest (API key 14; docs/protocol.md §1.5). Only the leader sends Assignments.
 type SyncGroupRequest struct {
 	Conn         Conn
 	MemberID     MemberID
@@ -75,7 +75,7 @@ type SyncGroupResponse struct {
 	Assignment   Assignment
 }
 
-// HeartbeatRequest (API key 12; KAFKA.md §1.6).
+// HeartbeatRequest (API key 12; docs/protocol.md §1.6).
 type HeartbeatRequest struct {
 	Conn       Conn
 	MemberID   MemberID
@@ -90,13 +90,13 @@ type HeartbeatResponse struct {
 }
 
 // LeaveMember names one member in a LeaveGroup. An empty MemberID with an InstanceID is the
-// admin path that removes whichever member holds the instance (KAFKA.md §1.7).
+// admin path that removes whichever member holds the instance (docs/protocol.md §1.7).
 type LeaveMember struct {
 	MemberID   MemberID
 	InstanceID InstanceID
 }
 
-// LeaveGroupRequest (API key 13, v3+ batch form; KAFKA.md §1.7).
+// LeaveGroupRequest (API key 13, v3+ batch form; docs/protocol.md §1.7).
 type LeaveGroupRequest struct {
 	Conn    Conn
 	Members []LeaveMember
@@ -109,13 +109,13 @@ type LeaveMemberResponse struct {
 	Error      ErrorCode
 }
 
-// LeaveGroupResponse (KAFKA.md §1.7).
+// LeaveGroupResponse (docs/protocol.md §1.7).
 type LeaveGroupResponse struct {
 	Error   ErrorCode
 	Members []LeaveMemberResponse
 }
 
-// OffsetCommitRequest (API key 8; KAFKA.md §1.8). There are no offsets in the reference: a
+// OffsetCommitRequest (API key 8; docs/protocol.md §1.8). There are no offsets in the reference: a
 // commit is the set of partitions and the generation it was sent with, which is all the
 // coordinator validates.
 type OffsetCommitRequest struct {

@@ -3,7 +3,7 @@ package impl
 import "testing"
 
 // TestMessagesCarryConnAndCode: a response must return to the connection its request came on,
-// and the top-level error code is what every reaction table keys on (KAFKA.md §1.11).
+// and the top-level error code is what every reaction table keys on (docs/protocol.md §1.11).
 func TestMessagesCarryConnAndCode(t *testing.T) {
 	for _, r := range []Request{
 		JoinGroupRequest{Conn: 7}, SyncGroupRequest{Conn: 7}, HeartbeatRequest{Conn: 7},

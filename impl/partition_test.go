@@ -123,7 +123,7 @@ func TestVocabularyNames(t *testing.T) {
 }
 
 func TestSubscriptionReadAs(t *testing.T) {
-	// Reference: KAFKA.md §2.2 (fields per version); seed 000 "Compatibility": a v0 leader
+	// Reference: docs/protocol.md §2.2 (fields per version); docs/protocol.md §7.4: a v0 leader
 	// cannot see owned partitions.
 	s := NewSubscription(2, []string{"t", "s", "t"}, NewPartitionSet(TP("t", 0)), 3)
 	if !slices.Equal(s.Topics, []string{"s", "t"}) || !s.Subscribes("t") || s.Subscribes("u") {

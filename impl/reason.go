@@ -1,6 +1,6 @@
 package impl
 
-// JoinReason is KIP-423's reason for a JoinGroup (seed 004). It was never adopted (KAFKA.md §4):
+// JoinReason is KIP-423's reason for a JoinGroup (docs/protocol.md §4). It was never adopted (docs/protocol.md §4):
 // the coordinator variant Kafka ignores it; the variant KIP consults it for members joining
 // with an identity.
 type JoinReason int8
@@ -19,7 +19,7 @@ const (
 
 var reasonNames = [...]string{"unspecified", "restart", "topic_metadata_change", "upgrade"}
 
-// String is the seed's wire name for the reason ("restart", "topic_metadata_change", "upgrade").
+// String is KIP-423's wire name for the reason ("restart", "topic_metadata_change", "upgrade").
 func (r JoinReason) String() string {
 	if int(r) < len(reasonNames) && r >= 0 {
 		return reasonNames[r]

@@ -5,7 +5,7 @@ import (
 )
 
 // Subscription is the consumer protocol's subscription, carried as the metadata of each
-// protocol in a JoinGroup (ConsumerProtocolSubscription, KAFKA.md §2.2). Which fields exist
+// protocol in a JoinGroup (ConsumerProtocolSubscription, docs/protocol.md §2.2). Which fields exist
 // depends on Version: v0 has Topics and UserData; v1 (KIP-429) adds OwnedPartitions; v2
 // (KIP-792) adds Generation.
 type Subscription struct {
@@ -18,7 +18,7 @@ type Subscription struct {
 
 // UserData is what the sticky assignors keep in a subscription's opaque user data: the
 // member's previous assignment and the generation it belongs to (KIP-341). Generation is
-// NoGeneration when absent, as before KIP-341 (the root of KAFKA-7026, BUGS.md B11).
+// NoGeneration when absent, as before KIP-341 (the root of KAFKA-7026, docs/bugs.md B11).
 type UserData struct {
 	Previous   PartitionSet
 	Generation Generation
@@ -37,7 +37,7 @@ func NewSubscription(version int8, topics []string, owned PartitionSet, gen Gene
 }
 
 // ReadAs is the subscription as parsed by a reader that understands versions up to v: a v0-only
-// leader cannot see owned partitions (the seed's upgrade hazard, seed 000 "Compatibility"), and
+// leader cannot see owned partitions (KIP-429's upgrade hazard, docs/protocol.md §7.4), and
 // a reader below v2 sees no generation.
 func (s Subscription) ReadAs(v int8) Subscription {
 	if v < 1 {
@@ -66,14 +66,14 @@ func (s Subscription) Subscribes(topic string) bool {
 }
 
 // GroupProtocol is one entry of a JoinGroup's protocol list: an assignor name and the member's
-// subscription for it (KAFKA.md §1.1). A member lists its assignors in preference order.
+// subscription for it (docs/protocol.md §1.1). A member lists its assignors in preference order.
 type GroupProtocol struct {
 	Name     string
 	Metadata Subscription
 }
 
 // Assignment is the consumer protocol's assignment, carried in SyncGroup (ConsumerProtocol
-// Assignment, KAFKA.md §2.2). Error is the seed's per-member error code (NEEDS_REJOIN, seed 000
+// Assignment, docs/protocol.md §2.2). Error is KIP-429's per-member error code (NEEDS_REJOIN, docs/protocol.md §7
 // §2.6, §3.5); shipped Kafka has no such field and it is always None there.
 //
 // Followup is an assignor's request, in the assignment's user data, that the member rejoin

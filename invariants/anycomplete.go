@@ -11,7 +11,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// anyComplete guards the point of `assignor any` (DESIGN.md "Config": safety for every
+// anyComplete guards the point of `assignor any` (docs/protocol.md §6.4: safety for every
 // assignor at once): a classic leader of such a world may send every valid assignment of its
 // round — each existing partition of a subscribed topic to one of its subscribers or to
 // nobody, as an assignor may leave a partition idle (cooperative-sticky does while ownership
@@ -20,13 +20,13 @@ import (
 // the run would call a world safe for all assignors having tried a few. The valid
 // assignments are counted here independently (per partition, its subscribers and nobody) and
 // compared with the assign actions the world offers the leader.
-// Reference: DESIGN.md "Config" (the any assignor); KAFKA.md §1.5, §2.4 (a valid assignment:
+// Reference: docs/protocol.md §6.4 (the any assignor); docs/protocol.md §1.5, §2.4 (a valid assignment:
 // each partition to at most one member, a subscriber of its topic).
 var anyComplete = Property{
 	Name:      "any-complete",
 	Kind:      explorer.Always,
 	Statement: "a classic `assignor any` leader is offered every valid assignment of its round (each subscribed partition to one of its subscribers or to nobody) and nothing else",
-	Source:    "DESIGN.md \"Config\" (assignor any); KAFKA.md §1.5, §2.4",
+	Source:    "docs/protocol.md §6.4 (assignor any); docs/protocol.md §1.5, §2.4",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor == leader.AnyName },
 	State: func(w *spec.World) string {
 		var acts []spec.Action

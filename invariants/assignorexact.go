@@ -30,14 +30,14 @@ import (
 //     around the circle of all members in that order, skipping a member not subscribed to the
 //     partition's topic (RoundRobinAssignor.assign's CircularIterator).
 //
-// Judged only where the leader sends the assignor's output as is (no seed plan rewrote it,
+// Judged only where the leader sends the assignor's output as is (no KIP-429 plan rewrote it,
 // the round did not fail).
-// Reference: KAFKA.md §2.4; KIP-345; RangeAssignor and RoundRobinAssignor (javadoc and assign).
+// Reference: docs/protocol.md §2.4; KIP-345; RangeAssignor and RoundRobinAssignor (javadoc and assign).
 var assignorExact = Property{
 	Name:      "assignor-exact",
 	Kind:      explorer.Always,
 	Statement: "a range or roundrobin leader sends exactly Kafka's assignment: members static-first by instance id, then by member id; range per topic n/m with the first n mod m one more; roundrobin dealt round the circle skipping non-subscribers",
-	Source:    "KAFKA.md §2.4; KIP-345; RangeAssignor.assignPartitions, RoundRobinAssignor.assign, AbstractPartitionAssignor.MemberInfo.compareTo",
+	Source:    "docs/protocol.md §2.4; KIP-345; RangeAssignor.assignPartitions, RoundRobinAssignor.assign, AbstractPartitionAssignor.MemberInfo.compareTo",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor != leader.AnyName },
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {

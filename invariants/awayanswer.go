@@ -8,7 +8,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// awayAnswer is what a request gets when it does not reach a serving coordinator (KAFKA.md
+// awayAnswer is what a request gets when it does not reach a serving coordinator (docs/protocol.md
 // §1.4–§1.8, group-level status errors, checked before anything else): a broker that no
 // longer leads the group's partition answers NOT_COORDINATOR, whatever the request; the new
 // coordinator, while it loads the group, answers COORDINATOR_LOAD_IN_PROGRESS — except a
@@ -25,7 +25,7 @@ var awayAnswer = Property{
 	Name:      "coordinator-away-answer",
 	Kind:      explorer.Always,
 	Statement: "a request reaching an old broker is answered NOT_COORDINATOR, one reaching a loading coordinator COORDINATOR_LOAD_IN_PROGRESS (classic SyncGroup: REBALANCE_IN_PROGRESS; classic Heartbeat: NONE), in the request's own response type",
-	Source:    "KAFKA.md §1.4–§1.8 (group-level status errors: GroupCoordinator.validateGroupStatus, handleSyncGroup, handleHeartbeat), §1.11, §3.1 (errors)",
+	Source:    "docs/protocol.md §1.4–§1.8 (group-level status errors: GroupCoordinator.validateGroupStatus, handleSyncGroup, handleHeartbeat), §1.11, §3.1 (errors)",
 	Applies:   func(c spec.Config) bool { return c.Budget.Failovers > 0 },
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		i, ok := deliveredSlot(pre, ev, post)

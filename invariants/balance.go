@@ -25,12 +25,12 @@ import (
 //     4 against 1).
 //
 // Not under `assignor any`, whose point is every valid assignment.
-// Reference: KAFKA.md §2.4, §2.5; KIP-54; RangeAssignor and RoundRobinAssignor javadoc.
+// Reference: docs/protocol.md §2.4, §2.5; KIP-54; RangeAssignor and RoundRobinAssignor javadoc.
 var convergedBalanced = Property{
 	Name:      "converged-balanced",
 	Kind:      explorer.Always,
 	Statement: "in a converged classic group the built-in assignor's balance holds (sticky: no partition movable to a subscriber with two fewer; range: per topic; roundrobin: among identical subscriptions, counts within one)",
-	Source:    "KAFKA.md §2.4, §2.5; KIP-54; RangeAssignor and RoundRobinAssignor javadoc",
+	Source:    "docs/protocol.md §2.4, §2.5; KIP-54; RangeAssignor and RoundRobinAssignor javadoc",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor != leader.AnyName },
 	State: func(w *spec.World) string {
 		if !Converged(w) {

@@ -14,17 +14,17 @@ import (
 // when each callback is called, not what it carries (revoke-before-reassign judges the
 // partitions, lost-only-after-membership-lost the losses). Java's ConsumerCoordinator:
 //   - onJoinComplete calls invokePartitionsAssigned(addedPartitions) after every assignment
-//     it applies, even an empty one (KAFKA.md §2.6 step 4): an application that starts its
+//     it applies, even an empty one (docs/protocol.md §2.6 step 4): an application that starts its
 //     work, or learns a round is over, in onPartitionsAssigned waits for ever if it is
 //     skipped. An assignment naming topics outside the subscription is not applied (step 1),
-//     and the seed's variant applies every one (KIP-429 §3).
+//     and the KIP variant applies every one (KIP-429 §3).
 //   - onPartitionsLost is called only with a non-empty set (onJoinPrepare and onLeavePrepare
 //     test !isEmpty()), and onPartitionsRevoked too except in an eager onJoinPrepare, which
 //     calls it even empty (judged only there: the poll that sends the JoinGroup); an empty
 //     callback where Java calls none is a rebalance the application sees that did not happen.
 //   - onPartitionsRevoked, which lets the application commit, is for a member that still
 //     holds its generation: a generation of −1 or no member id makes onJoinPrepare call
-//     onPartitionsLost instead (KAFKA.md §2.3 step 2; the ILLEGAL_GENERATION reset keeps the
+//     onPartitionsLost instead (docs/protocol.md §2.3 step 2; the ILLEGAL_GENERATION reset keeps the
 //     member id and still counts as lost), and onLeavePrepare (close) does the same while a
 //     rebalance is under way (rebalanceInProgress: PREPARING_ or COMPLETING_REBALANCE), when
 //     the partitions may already be promised elsewhere.
@@ -35,7 +35,7 @@ var callbackContract = Property{
 	Name:      "callback-contract",
 	Kind:      explorer.Always,
 	Statement: "a classic client calls onPartitionsAssigned after every assignment it applies (even empty), never an empty onPartitionsLost or (outside an eager onJoinPrepare) onPartitionsRevoked, and onPartitionsRevoked only while it holds its generation and, on close, is not rebalancing",
-	Source:    "KAFKA.md §2.3 steps 2–3, §2.6 step 4, §1.11; ConsumerCoordinator.onJoinPrepare, onJoinComplete, onLeavePrepare",
+	Source:    "docs/protocol.md §2.3 steps 2–3, §2.6 step 4, §1.11; ConsumerCoordinator.onJoinPrepare, onJoinComplete, onLeavePrepare",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
@@ -75,7 +75,7 @@ func misplacedCallback(pre *spec.World, ev []spec.Event, post *spec.World, e spe
 
 // appliesAssignment says whether slot i's client applies the assignment of SyncGroup answer
 // a: a NONE for the SyncGroup it has in flight under the generation it is completing, whose
-// topics it subscribes (the seed's variant: any topics).
+// topics it subscribes (the KIP variant: any topics).
 func appliesAssignment(pre *spec.World, i int, a impl.SyncGroupResponse) bool {
 	c := pre.Slots[i].Client
 	p := c.Requests[consumer.KindSync]

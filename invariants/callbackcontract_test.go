@@ -11,7 +11,7 @@ import (
 )
 
 // TestCallbackContract: with one partition for two members, the member assigned nothing is
-// still called onPartitionsAssigned (KAFKA.md §2.6 step 4) and callback-contract holds on the
+// still called onPartitionsAssigned (docs/protocol.md §2.6 step 4) and callback-contract holds on the
 // SyncGroup answers' steps; without that call, with an empty onPartitionsLost, with a revoke
 // from a member without a generation or from one closing mid-rebalance, it names the member.
 func TestCallbackContract(t *testing.T) {

@@ -13,7 +13,7 @@ var callbackConsistency = Property{
 	Name:      "revoke-before-reassign",
 	Kind:      explorer.Always,
 	Statement: "per member, callbacks track ownership: revoked or lost only what it owns, assigned only what it does not, and owned is what they add up to",
-	Source:    "KAFKA.md §2.6 (Revoked → Assigned per round); KIP-429 §3; KAFKA.md §3.7 (KIP-848 client)",
+	Source:    "docs/protocol.md §2.6 (Revoked → Assigned per round); KIP-429 §3; docs/protocol.md §3.7 (KIP-848 client)",
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		owned := make([]impl.PartitionSet, len(pre.Slots))
 		touched := make([]bool, len(pre.Slots))
@@ -54,7 +54,7 @@ var lostOnlyAfterMembershipLost = Property{
 	Name:      "lost-only-after-membership-lost",
 	Kind:      explorer.Always,
 	Statement: "a member's partitions are reported lost, or the generation that protects them given up, only once its membership is lost (or it leaves), or for partitions that no longer exist",
-	Source:    "KAFKA.md §2.3 step 2, §1.11 (REBALANCE_IN_PROGRESS keeps the generation); KIP-429 §1.b, §1.e",
+	Source:    "docs/protocol.md §2.3 step 2, §1.11 (REBALANCE_IN_PROGRESS keeps the generation); KIP-429 §1.b, §1.e",
 	Applies:   classic,
 	Expected:  generationReused,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
@@ -86,12 +86,12 @@ func generationReused(c spec.Config) string {
 	if c.Budget.Failovers == 0 {
 		return ""
 	}
-	return "a coordinator failover mid-rebalance reuses the lost round's generation number, so a member can give up a number the new round holds it at (KAFKA.md §1.3: a join completion is not logged)"
+	return "a coordinator failover mid-rebalance reuses the lost round's generation number, so a member can give up a number the new round holds it at (docs/protocol.md §1.3: a join completion is not logged)"
 }
 
 // generationGivenUp finds a member that drops its generation while the coordinator still
 // holds it at that generation and it owns partitions: the next onJoinPrepare reports them all
-// lost (KAFKA.md §2.3 step 2), so the loss is decided here, a step or more before the
+// lost (docs/protocol.md §2.3 step 2), so the loss is decided here, a step or more before the
 // callback, when the member's generation is still known. Leaving gives membership up on
 // purpose and is not a loss: a dynamic member's LeaveGroup is sent in the same step, and a
 // static member's close sends none (KIP-345; Java's AbstractCoordinator.maybeLeaveGroup
@@ -113,7 +113,7 @@ func generationGivenUp(pre *spec.World, ev []spec.Event, post *spec.World) strin
 // onPartitionsRevoked while a rebalance is under way (Java's ConsumerCoordinator.onLeavePrepare
 // tests rebalanceInProgress()), though the coordinator still holds it. That is Java's
 // deliberate, conservative choice — the partitions may already be promised elsewhere, so the
-// application must not commit — and the seed says nothing about closing, so both variants do
+// application must not commit — and KIP-429 says nothing about closing, so both variants do
 // it. The property allows exactly that case.
 func closingMidRebalance(pre, post *spec.World, i int) bool {
 	return pre.Slots[i].Process == spec.Running && post.Slots[i].Process == spec.Closed &&

@@ -15,12 +15,12 @@ import (
 // arbitrates claims by — is the generation those partitions were assigned in
 // (CooperativeStickyAssignor.onAssignment; KIP-341 for the sticky user data). The v2
 // generation field is not checked: KIP-792 defines it as the member's generation, which after
-// REBALANCE_IN_PROGRESS on SyncGroup is newer than the content (KAFKA.md §2.8).
+// REBALANCE_IN_PROGRESS on SyncGroup is newer than the content (docs/protocol.md §2.8).
 var claimsTruthful = Property{
 	Name:      "claims-truthful",
 	Kind:      explorer.Always,
 	Statement: "a JoinGroup claims what its member owns, labelled in cooperative-sticky's user data with the generation it was assigned in",
-	Source:    "KIP-429 §2 (ownedPartitions); KAFKA.md §2.2, §2.8; KIP-341 (user-data generation)",
+	Source:    "KIP-429 §2 (ownedPartitions); docs/protocol.md §2.2, §2.8; KIP-341 (user-data generation)",
 	Applies:   classic,
 	Step: func(_ *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {

@@ -9,7 +9,7 @@ import (
 )
 
 // TestUntruthful: each clause of claims-truthful, on a member that owns t-0 since generation 3.
-// Reference: KIP-429 §2 (the owned list), KAFKA.md §2.2 and §2.8 (the labels).
+// Reference: KIP-429 §2 (the owned list), docs/protocol.md §2.2 and §2.8 (the labels).
 func TestUntruthful(t *testing.T) {
 	var c consumer.Consumer
 	c.OwnedPartitions = impl.NewPartitionSet(impl.TP("t", 0))

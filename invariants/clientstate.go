@@ -9,7 +9,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// clientStates judges a classic client's state (AbstractCoordinator.MemberState, KAFKA.md
+// clientStates judges a classic client's state (AbstractCoordinator.MemberState, docs/protocol.md
 // §1.11) step by step. The state says which answers the client still takes: Java's
 // JoinGroupResponseHandler drops a JoinGroup answer unless the member is PREPARING_REBALANCE
 // ("we may have already left the group"), its SyncGroupResponseHandler completes a round only
@@ -27,7 +27,7 @@ import (
 //
 // And a poll timeout (max.poll.interval.ms expiring: maybeLeaveGroup →
 // resetGenerationOnLeaveGroup → resetStateAndRejoin with the member id, dynamic and static
-// members alike, KAFKA.md §1.9) leaves its member UNJOINED without member id or generation,
+// members alike, docs/protocol.md §1.9) leaves its member UNJOINED without member id or generation,
 // whatever state it was in: a JoinGroup in flight is thereby given up, and the next one
 // carries no member id. A poll-timeout step is one that spends the poll-timeouts budget; its
 // member is the one client that changes, or, when none does, one that was UNJOINED without a
@@ -36,7 +36,7 @@ var clientStates = Property{
 	Name:      "client-states",
 	Kind:      explorer.Always,
 	Statement: "a classic client's state changes only for its cause (PREPARING_REBALANCE by a JoinGroup or a failed round, COMPLETING_REBALANCE from PREPARING_REBALANCE on a JoinGroup answer, STABLE from COMPLETING_REBALANCE on a SyncGroup answer, UNJOINED without a generation), and a poll timeout leaves its member UNJOINED without member id or generation",
-	Source:    "KAFKA.md §1.9, §1.11; AbstractCoordinator.MemberState, initiateJoinGroup, JoinGroupResponseHandler, SyncGroupResponseHandler, maybeLeaveGroup, resetGenerationOnLeaveGroup, resetStateAndGeneration",
+	Source:    "docs/protocol.md §1.9, §1.11; AbstractCoordinator.MemberState, initiateJoinGroup, JoinGroupResponseHandler, SyncGroupResponseHandler, maybeLeaveGroup, resetGenerationOnLeaveGroup, resetStateAndGeneration",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		changed := -1

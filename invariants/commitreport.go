@@ -22,7 +22,7 @@ var commitReported = Property{
 	Name:      "commit-reported",
 	Kind:      explorer.Always,
 	Statement: "a client reports each OffsetCommit answer it receives for a commit in flight to the application in the same step, with the coordinator's verdict",
-	Source:    "KAFKA.md §1.8, §1.11, §3.1 (ConsumerCoordinator.OffsetCommitResponseHandler; librdkafka rd_kafka_cgrp_op_handle_OffsetCommit; kgo CommitOffsets)",
+	Source:    "docs/protocol.md §1.8, §1.11, §3.1 (ConsumerCoordinator.OffsetCommitResponseHandler; librdkafka rd_kafka_cgrp_op_handle_OffsetCommit; kgo CommitOffsets)",
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {
 			r, ok := e.(spec.ReceiveEvent)

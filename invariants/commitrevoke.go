@@ -13,17 +13,17 @@ import (
 // onJoinPrepare before it rejoins, or on close — commit them first: the step that calls
 // onPartitionsRevoked also sends an OffsetCommit naming them, or a commit is already in
 // flight. That is the auto-commit (enable.auto.commit, Java's default) which
-// ConsumerCoordinator.onJoinPrepare and close run before the revocation (KAFKA.md §2.3 step 1;
+// ConsumerCoordinator.onJoinPrepare and close run before the revocation (docs/protocol.md §2.3 step 1;
 // maybeAutoCommitOffsetsAsync/Sync): the next owner resumes from the offsets the revoking
 // member processed, instead of reprocessing them. Revocations outside STABLE (cooperative
-// onJoinComplete, the seed's NEEDS_REJOIN, after a reset) are not the auto-commit's and are
-// not judged. The KIP-848 consumer commits before revoking too (KAFKA.md §3, reconciliation);
+// onJoinComplete, KIP-429's NEEDS_REJOIN, after a reset) are not the auto-commit's and are
+// not judged. The KIP-848 consumer commits before revoking too (docs/protocol.md §3, reconciliation);
 // it is not judged here.
 var commitBeforeRevoke = Property{
 	Name:      "commit-before-revoke",
 	Kind:      explorer.Always,
 	Statement: "a classic member that revokes partitions while STABLE (before rejoining, or on close) commits them in that step, or has a commit in flight",
-	Source:    "KAFKA.md §2.3 step 1 (ConsumerCoordinator.onJoinPrepare auto-commit), §1.7 (close)",
+	Source:    "docs/protocol.md §2.3 step 1 (ConsumerCoordinator.onJoinPrepare auto-commit), §1.7 (close)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if pre.Config().ConsumerProtocol {

@@ -17,7 +17,7 @@ import (
 // commit-fencing-strict fails, expectedly: its shortest counterexample (24 steps) is a commit
 // of a partition it still owns, sent with the generation of a join round whose assignment it
 // has not received, and accepted after a member's expiry sent the group back to
-// PreparingRebalance (KAFKA.md §1.8)
+// PreparingRebalance (docs/protocol.md §1.8)
 // (traces/scenarios/commit-fencing-librdkafka-unsynced-generation.trace; README, Real-deployment
 // faults). Every variant converges.
 func TestCommitPolicies(t *testing.T) {
@@ -66,7 +66,7 @@ commits %s
 }
 
 // TestSubscriptionChangeCommits: a classic member whose subscription changes, with commits
-// (Java's handling). Eager and the seed's consumer revoke before they rejoin and meet every
+// (Java's handling). Eager and the KIP variant's consumer revoke before they rejoin and meet every
 // property. Cooperative Kafka keeps what it owned when the round's answer names a topic it no
 // longer subscribes to (ConsumerCoordinator.onJoinComplete returns early on
 // checkAssignmentMatchedSubscription) and then auto-commits it with the new generation in
@@ -132,7 +132,7 @@ func exhaust(t *testing.T, c spec.Config, distinct int64) explorer.Report[spec.W
 // eager-keeps-owned-list) makes the new owner's legitimate commit overwrite the progress of
 // a partition it still processes: the harm form fails, the strict one holds. librdkafka's
 // commit before it has synced (TestCommitPolicies) is the other way round.
-// Reference: KAFKA.md §1.8, §1.12; BUGS.md B7, B23.
+// Reference: docs/protocol.md §1.8, §1.12; docs/bugs.md B7, B23.
 func TestCommitFencingForms(t *testing.T) {
 	for _, tc := range []struct {
 		name, world string

@@ -39,8 +39,8 @@ var comparedChanges = []struct {
 // until the group converges again (Rounds) and pins it. Run with -v for the table the README
 // quotes. What it shows: shipped cooperative needs the two rebalances KIP-429 promises when a
 // partition moves, and trades steps for availability; KIP-848 moves it in one group epoch with
-// the fewest steps and partition-steps without an owner; the seed's literal cooperative
-// consumer revokes like eager (README: upgrade hazards); the seed's and the shipped KIP-848
+// the fewest steps and partition-steps without an owner; the KIP variant's literal cooperative
+// consumer revokes like eager (README: upgrade hazards); the KIP-848 draft's and the shipped KIP-848
 // reconciliations tie on these changes.
 func TestCompareProtocols(t *testing.T) {
 	if testing.Short() {

@@ -10,7 +10,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// coordinatorConsistent is what a classic group's state says about its members (KAFKA.md
+// coordinatorConsistent is what a classic group's state says about its members (docs/protocol.md
 // §1.3): an Empty group has no member, leader or protocol (a join phase that leaves nobody goes
 // to Empty, and GroupMetadata.loadGroup's initial state is Empty exactly when the record has
 // no members); a CompletingRebalance or Stable group has members, a leader among them and a
@@ -23,7 +23,7 @@ var coordinatorConsistent = Property{
 	Name:      "coordinator-consistent",
 	Kind:      explorer.Always,
 	Statement: "a classic group is Empty iff it has no members (then no leader or protocol); a CompletingRebalance or Stable group has a protocol all members list; the leader is a member, and there is one whenever there are members",
-	Source:    "KAFKA.md §1.3 (transitions, leader election, initNextGeneration; GroupMetadata.loadGroup's initialState)",
+	Source:    "docs/protocol.md §1.3 (transitions, leader election, initNextGeneration; GroupMetadata.loadGroup's initialState)",
 	Applies:   classic,
 	State:     func(w *spec.World) string { return inconsistentGroup(w.Coord) },
 }

@@ -16,9 +16,9 @@ func joinsOwning(pre *spec.World, ev []spec.Event, _ *spec.World) bool {
 }
 
 // TestEagerJoinsEmpty: a member of the upgrade's first bounce (cooperative-sticky listed
-// beside range, so eager, KAFKA.md §2.7) revokes everything in the poll that sends its next
+// beside range, so eager, docs/protocol.md §2.7) revokes everything in the poll that sends its next
 // JoinGroup, and eager-joins-empty holds on the way; had it kept its partitions (a client
-// taking itself for cooperative, as mutant 440 makes the seed's member), the property names
+// taking itself for cooperative, as mutant 440 makes the KIP variant's member), the property names
 // it. A cooperative member keeping its partitions on the same step is not judged.
 func TestEagerJoinsEmpty(t *testing.T) {
 	c := config(t, `protocol eager

@@ -13,7 +13,7 @@ const OrphansExpireName = "orphans-expire"
 const OrphansExpireStatement = "from every world, one is reachable where the coordinator keeps no member and no pending member id that no running process stands behind"
 
 // OrphansExpireSource is where orphans-expire comes from.
-const OrphansExpireSource = "KAFKA.md §1.9 (session timer), §1.4 (KIP-394 pending members expire after the session timeout), §3.1 (a KIP-848 member's session timer)"
+const OrphansExpireSource = "docs/protocol.md §1.9 (session timer), §1.4 (KIP-394 pending members expire after the session timeout), §3.1 (a KIP-848 member's session timer)"
 
 // ExpiryReport is the verdict on orphans-expire: the coordinator lets go of every id nobody
 // stands behind (spec.World.Unsettled) — an orphan member, a pending member id — as its

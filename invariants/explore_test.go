@@ -76,7 +76,7 @@ func sameReports(t *testing.T, c spec.Config, a, b explorer.Report[spec.World, s
 
 // TestZombieWindow: once a live member's session can expire, the strict form of exclusive
 // ownership fails (the removed member keeps its partitions until a response tells it) while
-// the form over current members holds. Reference: KAFKA.md §1.12.
+// the form over current members holds. Reference: docs/protocol.md §1.12.
 func TestZombieWindow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores 56k states")

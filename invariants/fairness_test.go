@@ -39,7 +39,7 @@ type edge3 struct {
 	bump     int8
 }
 
-// TestFairComponents: a cycle counts as a violation only when it is fair (DESIGN.md liveness:
+// TestFairComponents: a cycle counts as a violation only when it is fair (docs/protocol.md §6.6:
 // weak fairness of protocol actions). Each case names the shape and whether some component
 // admits a fair run that never converges.
 func TestFairComponents(t *testing.T) {
@@ -127,7 +127,7 @@ func TestRoundsArithmetic(t *testing.T) {
 
 // TestRoundsOnAWorld pins the figures of a small world: two members, one crash. A crash in a
 // converged group costs one rebalance (the survivor takes everything once the session
-// expires), KAFKA.md §1.12.
+// expires), docs/protocol.md §1.12.
 func TestRoundsOnAWorld(t *testing.T) {
 	c := config(t, twoMembers+"budget crashes=1\n")
 	r := Liveness(c, 100000)

@@ -14,7 +14,7 @@ import (
 // (AbstractHeartbeatRequestManager.onErrorResponse → handleFatalFailure, then
 // AbstractMembershipManager.transitionToFatal), the classic one throws it from poll
 // (AbstractCoordinator's JoinGroup/SyncGroup/Heartbeat handlers raise FENCED_INSTANCE_ID,
-// GROUP_MAX_SIZE_REACHED, INCONSISTENT_GROUP_PROTOCOL; KAFKA.md §1.11). A client that stops
+// GROUP_MAX_SIZE_REACHED, INCONSISTENT_GROUP_PROTOCOL; docs/protocol.md §1.11). A client that stops
 // silently is a consumer that polls nothing for ever while the application believes it is
 // in the group: no-fatal and kip848-no-fatal judge whether the stop was due, not whether
 // anyone was told. The report is the step's FatalEvent of the same slot.
@@ -22,7 +22,7 @@ var fatalReported = Property{
 	Name:      "fatal-reported",
 	Kind:      explorer.Always,
 	Statement: "a client that stops on a fatal error reports that error to the application in the same step",
-	Source:    "KAFKA.md §1.11 (errors Java throws from poll), §3.7 (→ FATAL); AbstractHeartbeatRequestManager.onErrorResponse, AbstractMembershipManager.transitionToFatal",
+	Source:    "docs/protocol.md §1.11 (errors Java throws from poll), §3.7 (→ FATAL); AbstractHeartbeatRequestManager.onErrorResponse, AbstractMembershipManager.transitionToFatal",
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i, s := range post.Slots {
 			if s.Incarnation != pre.Slots[i].Incarnation || fatalOf(pre, i) != impl.None {

@@ -11,7 +11,7 @@ import (
 )
 
 // commitFencing is the harm commit fencing exists to prevent: a commit accepted from outside
-// the current generation (the coordinator's only check, KAFKA.md §1.8), or one that overwrites
+// the current generation (the coordinator's only check, docs/protocol.md §1.8), or one that overwrites
 // the progress of a partition another member of the group owns or is assigned — its next
 // owner would resume from the wrong offset. A member committing a partition it still owns
 // from an earlier generation that nobody else has is not that (librdkafka does it with the
@@ -20,7 +20,7 @@ var commitFencing = Property{
 	Name:      "commit-fencing",
 	Kind:      explorer.Always,
 	Statement: "an accepted OffsetCommit comes from a member of the current generation, for partitions no other member of the group owns or is assigned",
-	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
+	Source:    "docs/protocol.md §1.8, §1.12 (the check is generation-only)",
 	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
 	Expected:  staticKeptAtDeadline,
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
@@ -54,7 +54,7 @@ var commitFencingStrict = Property{
 	Name:      "commit-fencing-strict",
 	Kind:      explorer.Always,
 	Statement: "an accepted OffsetCommit for a partition comes from its owner in the current generation's assignment (stricter than the harm: fails where a client commits what it still owns before it has synced)",
-	Source:    "KAFKA.md §1.8, §1.12 (the check is generation-only)",
+	Source:    "docs/protocol.md §1.8, §1.12 (the check is generation-only)",
 	Applies:   func(c spec.Config) bool { return c.Commits && classic(c) },
 	Expected: func(c spec.Config) string {
 		if c.CommitPolicy == consumer.CommitLibrdkafka {
@@ -112,7 +112,7 @@ var generationMonotonic = Property{
 	Name:      "generation-monotonic",
 	Kind:      explorer.Always,
 	Statement: "the group's generation never decreases, except to the logged one when the coordinator fails over",
-	Source:    "KAFKA.md §1.3 (generation rules; a join completion is not written to the log)",
+	Source:    "docs/protocol.md §1.3 (generation rules; a join completion is not written to the log)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if f, ok := failoverOf(ev); ok {
@@ -132,7 +132,7 @@ var coordinatorTransitions = Property{
 	Name:      "coordinator-transitions",
 	Kind:      explorer.Always,
 	Statement: "the group's state changes only along the allowed-predecessor graph (a step may pass through PreparingRebalance); a failover's new coordinator loads it Stable or Empty",
-	Source:    "KAFKA.md §1.3 (ClassicGroupState predecessors; GroupMetadata.loadGroup)",
+	Source:    "docs/protocol.md §1.3 (ClassicGroupState predecessors; GroupMetadata.loadGroup)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		from, to := pre.Coord.State(), post.Coord.State()
@@ -169,7 +169,7 @@ var fencedReachable = Property{
 	Name:      "fenced-reachable",
 	Kind:      explorer.Sometimes,
 	Statement: "some member is told UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION or FENCED_INSTANCE_ID",
-	Source:    "KAFKA.md §1.11 (reaction table); vacuity guard when timeouts of live members are budgeted",
+	Source:    "docs/protocol.md §1.11 (reaction table); vacuity guard when timeouts of live members are budgeted",
 	Applies:   func(c spec.Config) bool { return fencingTimeouts(c) && classic(c) },
 	Step: func(_ *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {

@@ -13,9 +13,9 @@ import (
 // TestFollowupRebalances: an assignor that asks for follow-up rebalances (budget followups,
 // KIP-441; Kafka Streams' nextRebalanceMs) leaves every property and converges intact in two
 // member worlds: cooperative (the member keeps its partitions through the follow-up), eager
-// (it revokes everything first), with a crash among the follow-ups, and under the seed's
+// (it revokes everything first), with a crash among the follow-ups, and under KIP-429's
 // consumer and KIP-423 coordinator (the follow-up's JoinReason UPGRADE always rebalances).
-// Reference: KIP-441; KIP-568; KAFKA.md §1.4, §2.3.
+// Reference: KIP-441; KIP-568; docs/protocol.md §1.4, §2.3.
 func TestFollowupRebalances(t *testing.T) {
 	eager := strings.NewReplacer("protocol cooperative", "protocol eager", "assignor cooperative-sticky", "assignor range")
 	kip := strings.NewReplacer("consumer kafka", "consumer kip", "coordinator kafka", "coordinator kip423")
@@ -27,7 +27,7 @@ func TestFollowupRebalances(t *testing.T) {
 		{"cooperative", twoMembers + "budget followups=1\n", 3678},
 		{"eager", eager.Replace(twoMembers) + "budget followups=1\n", 1566},
 		{"cooperative, a crash", twoMembers + "budget followups=1 crashes=1\n", 42273},
-		{"the seed's consumer, KIP-423", kip.Replace(twoMembers) + "budget followups=1\n", 2078},
+		{"the KIP variant's consumer, KIP-423", kip.Replace(twoMembers) + "budget followups=1\n", 2078},
 		// The preset adds commits (README Results).
 		{"preset cooperative-followup", presetText(t, "cooperative-followup"), 79896},
 	} {
@@ -50,7 +50,7 @@ func TestFollowupRebalances(t *testing.T) {
 
 // TestFollowupOfUnchangedFollowerRepeats: a follow-up asked of a follower whose JoinGroup
 // metadata the Stable group already holds is answered with the current generation, without a
-// rebalance (KAFKA.md §1.4), and its SyncGroup with the stored assignment, follow-up request
+// rebalance (docs/protocol.md §1.4), and its SyncGroup with the stored assignment, follow-up request
 // included (KAFKA-9821 keeps it there): the world after the second round trip is the world
 // after the first, so the member revokes, rejoins and takes its partitions back for ever
 // while the asked-for rebalance never comes (KAFKA-10455; Streams' fix is a counter in its
@@ -83,7 +83,7 @@ budget followups=1
 		{"v1 subscriptions: no rebalance, the request comes back", eagerV1, true},
 		{"v2 subscriptions: the generation label changed, a rebalance", strings.ReplaceAll(eagerV1, "version=1", "version=2"), false},
 		// KIP-423: a follow-up says UPGRADE, which always rebalances (impl/coordinator kipForcesRebalance).
-		{"v1, the seed's consumer and KIP-423: JoinReason UPGRADE rebalances",
+		{"v1, the KIP variant's consumer and KIP-423: JoinReason UPGRADE rebalances",
 			strings.NewReplacer("consumer kafka", "consumer kip", "coordinator kafka", "coordinator kip423").Replace(eagerV1), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,13 +11,13 @@ import (
 )
 
 // joinAnswer is the shape of a successful classic JoinGroup answer, which the client acts on
-// without question (KAFKA.md §1.1, §1.3 step 4, §1.4, §1.10): it names the group's current
+// without question (docs/protocol.md §1.1, §1.3 step 4, §1.4, §1.10): it names the group's current
 // generation, protocol and leader and a member of that generation; it carries the member list
 // exactly when it names the recipient as leader, and then lists the generation's members
 // (only the leader runs the assignor, from that list: ConsumerCoordinator.onLeaderElected);
 // and SkipAssignment (KIP-814, JoinGroup v9) is set exactly when the leader is answered from
 // a Stable group without a rebalance at v9 or later — a restarted static leader, or KIP-423's
-// RESTART — so that it resumes leadership without reassigning. The one exception KAFKA.md
+// RESTART — so that it resumes leadership without reassigning. The one exception docs/protocol.md
 // §1.10 names: a static restart before v9 is answered with the leader id from before the
 // restart, so a restarted leader does not think it leads.
 //
@@ -31,7 +31,7 @@ var joinAnswer = Property{
 	Name:      "join-answer",
 	Kind:      explorer.Always,
 	Statement: "a successful JoinGroup answer names the current generation, protocol and leader (a pre-v9 static restart: the leader before it) and a member; it lists the generation's members iff it names the recipient leader, with SkipAssignment iff the leader is answered in Stable without a rebalance at v9+",
-	Source:    "KAFKA.md §1.1 (JoinGroup v9, KIP-814), §1.3 step 4, §1.4, §1.10 (GroupCoordinator.doCurrentMemberJoinGroup, updateStaticMemberAndRebalance; ConsumerCoordinator.onLeaderElected)",
+	Source:    "docs/protocol.md §1.1 (JoinGroup v9, KIP-814), §1.3 step 4, §1.4, §1.10 (GroupCoordinator.doCurrentMemberJoinGroup, updateStaticMemberAndRebalance; ConsumerCoordinator.onLeaderElected)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		q, _ := handledJoin(pre, post)

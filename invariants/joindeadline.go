@@ -8,7 +8,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// joinDeadline is the classic join phase's deadline (KAFKA.md §1.3). Entering
+// joinDeadline is the classic join phase's deadline (docs/protocol.md §1.3). Entering
 // PreparingRebalance arms a join timer (InitialDelayedJoin from Empty, else DelayedJoin), and
 // when it expires onCompleteJoin ends the phase with whoever rejoined: the phase may wait for
 // a slow member, never for ever. A group stuck in PreparingRebalance because nobody it waits
@@ -28,7 +28,7 @@ var joinDeadline = Property{
 	Name:      "join-deadline",
 	Kind:      explorer.Always,
 	Statement: "a classic group's join timer can fire exactly when it is PreparingRebalance and the phase is the initial delay, has no member left, or has a member that rejoined or is dynamic (a group of absent static members only re-arms it)",
-	Source:    "KAFKA.md §1.3 (prepareRebalance arms InitialDelayedJoin/DelayedJoin; onCompleteJoin steps 1–2, KAFKA-8220's re-arm); KAFKA-7909, KAFKA-9752 (rebalances stuck in PreparingRebalance)",
+	Source:    "docs/protocol.md §1.3 (prepareRebalance arms InitialDelayedJoin/DelayedJoin; onCompleteJoin steps 1–2, KAFKA-8220's re-arm); KAFKA-7909, KAFKA-9752 (rebalances stuck in PreparingRebalance)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
 		return joinDeadlineWrong(w.Coord, w.Coord.EnabledJoinPhaseTimeout())

@@ -10,7 +10,7 @@ import (
 )
 
 // joinedLeader: the leader of a new classic generation is a member whose JoinGroup that
-// generation answered (KAFKA.md §1.3 step 2: a leader that has not rejoined is replaced by a
+// generation answered (docs/protocol.md §1.3 step 2: a leader that has not rejoined is replaced by a
 // rejoined member — GroupMetadata.maybeElectNewJoinedLeader — and a join phase in which
 // nobody rejoined does not complete). Only the leader runs the assignor, from the member list
 // its JoinGroup answer carries; a generation led by a member that did not join it (an absent
@@ -22,7 +22,7 @@ var joinedLeader = Property{
 	Name:      "joined-leader",
 	Kind:      explorer.Always,
 	Statement: "when a classic join phase completes into a new generation, its leader is a member whose JoinGroup the step answers in that generation",
-	Source:    "KAFKA.md §1.3 step 2 (GroupMetadata.maybeElectNewJoinedLeader), step 4",
+	Source:    "docs/protocol.md §1.3 step 2 (GroupMetadata.maybeElectNewJoinedLeader), step 4",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		g := post.Coord

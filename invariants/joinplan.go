@@ -10,18 +10,18 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// joinPlan is the seed's KIP-429 §1 at the moment it matters: what a member still owns when
+// joinPlan is KIP-429 §1 at the moment it matters: what a member still owns when
 // its JoinGroup goes out, which is what it claims in that JoinGroup and keeps consuming
-// through the rebalance. The seed makes the owned set a function of the strongest pending
+// through the rebalance. KIP-429 makes the owned set a function of the strongest pending
 // trigger (consumer.PlanJoinTrigger): a subscription change, REBALANCE_IN_PROGRESS or
 // MEMBER_ID_REQUIRED revoke everything (§1.a, c, d), a fencing reset loses everything (§1.e),
 // a metadata change keeps what still exists (§1.b), and NEEDS_REJOIN, an assignor's follow-up
 // or no trigger keep everything (§1.f, KIP-441). That is the cooperative member's rule, its
-// protocol being the seed's per-member rebalance.protocol (the config's `protocol=`, not its
+// protocol being KIP-429's per-member rebalance.protocol (the config's `protocol=`, not its
 // assignors: an upgrade sets it to cooperative before the assignors change); an eager member
 // revokes everything before each new rebalance, and when NEEDS_REJOIN sends it back at once
-// (§3.5, KAFKA.md §2.3). A member that keeps too much claims partitions it was told to give
-// up, and one that keeps too little revokes for nothing — the stop-the-world cost the seed
+// (§3.5, docs/protocol.md §2.3). A member that keeps too much claims partitions it was told to give
+// up, and one that keeps too little revokes for nothing — the stop-the-world cost KIP-429
 // exists to remove.
 //
 // So the trigger must be kept faithfully: it only strengthens until the JoinGroup that
@@ -37,8 +37,8 @@ import (
 var joinPlan = Property{
 	Name:      "join-plan",
 	Kind:      explorer.Always,
-	Statement: "the seed's consumer records each KIP-429 §1 trigger when its cause arrives and keeps the strongest until its JoinGroup, and sends that JoinGroup owning what §1 keeps for it under its configured rebalance protocol: a cooperative member everything (none, follow-up, NEEDS_REJOIN), what still exists (metadata change) or nothing (revoke-all triggers, a reset); an eager one nothing",
-	Source:    "KIP-429 §1.a–f, §3.5 (seed 000); KIP-441; KAFKA.md §2.3",
+	Statement: "the KIP variant's consumer records each KIP-429 §1 trigger when its cause arrives and keeps the strongest until its JoinGroup, and sends that JoinGroup owning what §1 keeps for it under its configured rebalance protocol: a cooperative member everything (none, follow-up, NEEDS_REJOIN), what still exists (metadata change) or nothing (revoke-all triggers, a reset); an eager one nothing",
+	Source:    "KIP-429 §1.a–f, §3.5 (docs/protocol.md §7); KIP-441; docs/protocol.md §2.3",
 	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.Consumer == impl.KIP },
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if why := triggerKept(pre, ev, post); why != "" {
@@ -84,7 +84,7 @@ func plannedOwned(c consumer.Consumer, p impl.RebalanceProtocol, ev []spec.Event
 	return consumer.PlanJoinTrigger(t, owned, c.Metadata).Keep, "its trigger " + t.String()
 }
 
-// triggerKept says which seed client weakens its pending trigger, or leaves a cause the step
+// triggerKept says which KIP-429 client weakens its pending trigger, or leaves a cause the step
 // delivered unrecorded, without sending its JoinGroup, or "".
 func triggerKept(pre *spec.World, ev []spec.Event, post *spec.World) string {
 	for i := range pre.Slots {

@@ -9,7 +9,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// TestJoinPlan: the seed's cooperative member (rebalance.protocol over the range assignor)
+// TestJoinPlan: the KIP variant's cooperative member (rebalance.protocol over the range assignor)
 // rejoins after a partition is added still owning t-0 (KIP-429 §1.b), and join-plan holds on
 // the way; the same JoinGroup sent owning nothing (an eager member's revocation) is named,
 // and so is an eager member's JoinGroup sent still owning what it had, a pending trigger

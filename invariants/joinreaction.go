@@ -12,12 +12,12 @@ import (
 
 // joinReaction is rebalance-cause's converse: a classic coordinator's reaction to an accepted
 // JoinGroup of a member it holds, in a group that is not already rebalancing, is the one
-// KAFKA.md §1.4 and §4 prescribe. In Stable the leader's JoinGroup and a follower's with
+// docs/protocol.md §1.4 and §4 prescribe. In Stable the leader's JoinGroup and a follower's with
 // changed protocols start a rebalance, a follower's unchanged one is answered with the current
 // generation (GroupCoordinator.doCurrentMemberJoinGroup: `if (group.isLeader(memberId) ||
 // !member.matches(protocols)) updateMemberAndRebalance else respond current`); in
 // CompletingRebalance changed protocols rebalance and unchanged ones are answered. Under KIP-423
-// (coordinator kip423, seed 004) TOPIC_METADATA_CHANGE and UPGRADE always rebalance, and a
+// (coordinator kip423, docs/protocol.md §4) TOPIC_METADATA_CHANGE and UPGRADE always rebalance, and a
 // RESTART with unchanged protocols never does, the leader's included. Either way the
 // coordinator keeps the protocols the member sent: the next vote and the leader's member list
 // read them.
@@ -31,7 +31,7 @@ var joinReaction = Property{
 	Name:      "join-reaction",
 	Kind:      explorer.Always,
 	Statement: "an accepted JoinGroup of a known member of a Stable (CompletingRebalance) classic group starts a rebalance iff it is the leader's (Stable only) or its protocols changed — under KIP-423 iff its reason is TOPIC_METADATA_CHANGE or UPGRADE or, unless it is a RESTART, as Kafka — and the coordinator stores the protocols it sent",
-	Source:    "KAFKA.md §1.4 (GroupCoordinator.doCurrentMemberJoinGroup, member.matches), §4 (KIP-423 reasons; seed 004)",
+	Source:    "docs/protocol.md §1.4 (GroupCoordinator.doCurrentMemberJoinGroup, member.matches), §4 (KIP-423 reasons; docs/protocol.md §4)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		q, ok := handledJoin(pre, post)

@@ -9,7 +9,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// joinReason is the client half of the seed's KIP-423 (KAFKA.md §4): every JoinGroup says
+// joinReason is the client half of KIP-423 (docs/protocol.md §4): every JoinGroup says
 // why the member rejoins, and the coordinator variant kip423 decides by it whether a member
 // with identity rebalances the group. So the reason must be the member's own cause:
 //   - RESTART exactly while the incarnation has not joined yet (a new or restarted consumer,
@@ -17,7 +17,7 @@ import (
 //   - TOPIC_METADATA_CHANGE exactly when the strongest pending cause is the leader's metadata
 //     change (KIP-429 §1.b; "only the leader sends it": a wrong one rebalances the whole group
 //     for nothing, a missing one leaves a new partition unassigned);
-//   - UPGRADE exactly for an assignor's follow-up (KIP-441's probing rebalance, the seed's
+//   - UPGRADE exactly for an assignor's follow-up (KIP-441's probing rebalance, KIP-429's
 //     motivation: a follower's unchanged join would otherwise be answered with the current
 //     generation and the follow-up never happen);
 //   - none otherwise: a revocation's or a fenced member's rejoin is judged by the coordinator
@@ -31,8 +31,8 @@ import (
 var joinReason = Property{
 	Name:      "join-reason",
 	Kind:      explorer.Always,
-	Statement: "a JoinGroup of the seed's consumer carries the KIP-423 reason of its cause (RESTART before the incarnation's first join, TOPIC_METADATA_CHANGE for a leader's metadata rejoin, UPGRADE for a follow-up, none otherwise); Kafka's carries none",
-	Source:    "KIP-423 (seed 004); KAFKA.md §4, §2.4 step 5; KIP-429 §1.b; KIP-441; KIP-800 (informational text only)",
+	Statement: "a JoinGroup of the KIP variant's consumer carries the KIP-423 reason of its cause (RESTART before the incarnation's first join, TOPIC_METADATA_CHANGE for a leader's metadata rejoin, UPGRADE for a follow-up, none otherwise); Kafka's carries none",
+	Source:    "KIP-423 (docs/protocol.md §4); docs/protocol.md §4, §2.4 step 5; KIP-429 §1.b; KIP-441; KIP-800 (informational text only)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, s := range joinsSent(ev) {

@@ -33,7 +33,7 @@ func rejoinSent(pre *spec.World, ev []spec.Event) bool {
 	})
 }
 
-// TestJoinReason: the seed's leader that sees a partition added rejoins with
+// TestJoinReason: the KIP variant's leader that sees a partition added rejoins with
 // TOPIC_METADATA_CHANGE, a member asked for a follow-up with UPGRADE, and a first join says
 // RESTART (the property holds on the way); the same JoinGroups with another reason are named,
 // and so is a Kafka JoinGroup that carries a KIP-423 reason.

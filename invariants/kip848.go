@@ -31,7 +31,7 @@ var kip848PartitionEpochs = Property{
 	Name:      "kip848-partition-epochs",
 	Kind:      explorer.Always,
 	Statement: "the partition-epoch map is a function: no partition is in assigned ∪ pending revocation of two members",
-	Source:    "KAFKA.md §3.2 (currentPartitionEpoch, single holder), §3.9",
+	Source:    "docs/protocol.md §3.2 (currentPartitionEpoch, single holder), §3.9",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
 		if why := partitionEpochConflict(w.Group.Members()); why != "" {
@@ -73,7 +73,7 @@ var kip848TargetExclusive = Property{
 	Name:      "kip848-target-exclusive",
 	Kind:      explorer.Always,
 	Statement: "the target assignment gives each partition to at most one member, and only to members",
-	Source:    "KAFKA.md §3.2 (targetAssignment), §3.9",
+	Source:    "docs/protocol.md §3.2 (targetAssignment), §3.9",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
 		return targetConflict(w.Group.Target(), func(id impl.MemberID) bool { _, ok := w.Group.Member(id); return ok })
@@ -95,7 +95,7 @@ var kip848ExclusiveOwnership = Property{
 	Name:      "kip848-exclusive-ownership",
 	Kind:      explorer.Always,
 	Statement: "no partition is believed owned by two members the coordinator holds at their client's epoch",
-	Source:    "KAFKA.md §3.4 (safety mechanism), §3.9; §6 (Vanlightly's NoDoubleClientAssignment)",
+	Source:    "docs/protocol.md §3.4 (safety mechanism), §3.9; §6 (Vanlightly's NoDoubleClientAssignment)",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
 		return doubleOwner(w, func(i int) bool { return currentKIP848(w, i) })
@@ -106,7 +106,7 @@ var kip848ExclusiveOwnershipStrict = Property{
 	Name:      "kip848-exclusive-ownership-strict",
 	Kind:      explorer.Always,
 	Statement: "no partition is believed owned by two running KIP-848 clients, current or not (fails in the zombie window)",
-	Source:    "KAFKA.md §6 (zombie ownership is inherent in both protocols)",
+	Source:    "docs/protocol.md §6 (zombie ownership is inherent in both protocols)",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
 		return doubleOwner(w, func(i int) bool { return w.Live(i) })
@@ -124,7 +124,7 @@ var kip848EpochMonotonic = Property{
 	Name:      "kip848-epoch-monotonic",
 	Kind:      explorer.Always,
 	Statement: "group, assignment and member epochs never decrease, except a member epoch to 0, -1 or -2 (server and client side)",
-	Source:    "KAFKA.md §3.9 (member epoch never decreases except replacement to 0 / leave values), §3.1",
+	Source:    "docs/protocol.md §3.9 (member epoch never decreases except replacement to 0 / leave values), §3.1",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		g, h := pre.Group, post.Group
@@ -154,7 +154,7 @@ var kip848CommitFencing = Property{
 	Name:      "kip848-commit-fencing",
 	Kind:      explorer.Always,
 	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation)",
-	Source:    "KAFKA.md §3.1 (OffsetCommit v9, STALE_MEMBER_EPOCH), §3.9",
+	Source:    "docs/protocol.md §3.1 (OffsetCommit v9, STALE_MEMBER_EPOCH), §3.9",
 	Applies:   func(c spec.Config) bool { return c.Commits && kip848Protocol(c) },
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {
@@ -210,7 +210,7 @@ var kip848ConvergedReachable = Property{
 	Name:      "kip848-converged-reachable",
 	Kind:      explorer.Sometimes,
 	Statement: "a group in which every live member is STABLE at the group epoch and every subscribed partition is owned by exactly one live member is reachable",
-	Source:    "KAFKA.md §3.9 (liveness: every member reaches STABLE at assignmentEpoch == groupEpoch); vacuity guard",
+	Source:    "docs/protocol.md §3.9 (liveness: every member reaches STABLE at assignmentEpoch == groupEpoch); vacuity guard",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
 		if ConvergedKIP848(w) {

@@ -202,18 +202,18 @@ func TestKIP848StepPropertiesBite(t *testing.T) {
 		bad, good []spec.Event
 		want      string
 	}{{
-		// Reference: KAFKA.md §3.9: the group epoch never decreases.
+		// Reference: docs/protocol.md §3.9: the group epoch never decreases.
 		prop: "kip848-epoch-monotonic", pre: w, post: init, want: "group epoch",
 	}, {
-		// Reference: KAFKA.md §3.9: the client epoch only drops to 0, -1 or -2.
+		// Reference: docs/protocol.md §3.9: the client epoch only drops to 0, -1 or -2.
 		prop: "kip848-epoch-monotonic", pre: w, post: lower, want: "client a (a#1) went from epoch",
 	}, {
-		// Reference: KAFKA.md §3.1: a commit is accepted only at the member's epoch.
+		// Reference: docs/protocol.md §3.1: a commit is accepted only at the member's epoch.
 		prop: "kip848-commit-fencing", pre: w, post: w, want: "no such member at that epoch",
 		bad:  []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: impl.Generation(epoch + 7), Partitions: a.Owned()}},
 		good: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: impl.Generation(w.Group.GroupEpoch()), Partitions: w.Owned(0)}},
 	}, {
-		// Reference: KAFKA.md §3.9: an accepted commit is for partitions the member holds.
+		// Reference: docs/protocol.md §3.9: an accepted commit is for partitions the member holds.
 		prop: "kip848-commit-fencing", pre: w, post: w, want: "is no longer its",
 		bad: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: impl.Generation(w.Group.GroupEpoch()), Partitions: w.Owned(0).Union(other)}},
 	}} {

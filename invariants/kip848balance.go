@@ -14,7 +14,7 @@ import (
 // target itself once it is computed for the group's epoch (assignment epoch = group epoch:
 // every membership, subscription and metadata change is in it). The uniform assignor promises
 // that no partition could move to another member subscribed to its topic that has two fewer
-// partitions (KAFKA.md §3.3 step 5: UniformAssignor balances, then stops exactly there); the
+// partitions (docs/protocol.md §3.3 step 5: UniformAssignor balances, then stops exactly there); the
 // range assignor, per topic, gives each subscriber ⌊n/k⌋ or ⌈n/k⌉ of its n partitions
 // (RangeAssignor's contiguous ranges, the first n mod k one more). Any valid target passes
 // every safety property, and members reconcile to whatever the target says, so an assignor
@@ -23,7 +23,7 @@ var kip848TargetBalanced = Property{
 	Name:      "kip848-target-balanced",
 	Kind:      explorer.Always,
 	Statement: "a KIP-848 target computed for the group epoch is balanced as its assignor promises (uniform: no partition movable to a subscriber with two fewer; range: per topic, each subscriber ⌊n/k⌋ or ⌈n/k⌉)",
-	Source:    "KAFKA.md §3.3 step 5 (group.consumer.assignors: UniformAssignor, RangeAssignor)",
+	Source:    "docs/protocol.md §3.3 step 5 (group.consumer.assignors: UniformAssignor, RangeAssignor)",
 	Applies:   func(c spec.Config) bool { return c.ConsumerProtocol && c.Assignor != "any" },
 	State: func(w *spec.World) string {
 		g := w.Group

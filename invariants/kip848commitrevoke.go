@@ -14,7 +14,7 @@ import (
 // ConsumerMembershipManager.revokePartitions marks the partitions pending revocation (no more
 // fetching), sends the auto-commit of all consumed offsets (CommitRequestManager
 // maybeAutoCommitSyncBeforeRevocation) and runs the callback when that commit completes,
-// "proceed with the revocation anyway" if it failed (KAFKA.md §3.7: commit → revoked →
+// "proceed with the revocation anyway" if it failed (docs/protocol.md §3.7: commit → revoked →
 // assigned). The commit must be the revocation's own, sent once the assignment that revokes
 // arrived: a commit already in flight carries the offsets of an earlier moment, and a
 // revocation that rides on its answer hands the next owner a position behind what this
@@ -26,7 +26,7 @@ var kip848CommitBeforeRevoke = Property{
 	Name:      "kip848-commit-before-revoke",
 	Kind:      explorer.Always,
 	Statement: "a KIP-848 reconciliation calls onPartitionsRevoked only in the step that ends the member's revocation commit of those partitions, sent after the assignment that revokes them",
-	Source:    "KAFKA.md §3.7 (reconciliation: commit → onPartitionsRevoked → onPartitionsAssigned); ConsumerMembershipManager.revokePartitions, CommitRequestManager.maybeAutoCommitSyncBeforeRevocation",
+	Source:    "docs/protocol.md §3.7 (reconciliation: commit → onPartitionsRevoked → onPartitionsAssigned); ConsumerMembershipManager.revokePartitions, CommitRequestManager.maybeAutoCommitSyncBeforeRevocation",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {

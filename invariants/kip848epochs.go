@@ -11,7 +11,7 @@ import (
 // kip848EpochChecked: the coordinator accepts a ConsumerGroupHeartbeat of a member it holds
 // only at the member's current epoch, or at its previous epoch when the owned partitions the
 // request reports are a subset of what it is assigned (the answer that bumped its epoch was
-// lost); anything else is FENCED_MEMBER_EPOCH (KAFKA.md §3.3 step 3,
+// lost); anything else is FENCED_MEMBER_EPOCH (docs/protocol.md §3.3 step 3,
 // throwIfConsumerGroupMemberEpochIsInvalid). A coordinator that accepts a heartbeat further
 // behind lets a member that missed two epoch moves carry on with partitions the target may
 // have given away; nothing else sees it while the member's owned set happens to be a subset.
@@ -20,7 +20,7 @@ var kip848EpochChecked = Property{
 	Name:      "kip848-epoch-checked",
 	Kind:      explorer.Always,
 	Statement: "a ConsumerGroupHeartbeat of a known member at a positive epoch is accepted only at its current epoch, or at its previous one with owned partitions a subset of its assignment",
-	Source:    "KAFKA.md §3.3 step 3 (GroupMetadataManager.throwIfConsumerGroupMemberEpochIsInvalid)",
+	Source:    "docs/protocol.md §3.3 step 3 (GroupMetadataManager.throwIfConsumerGroupMemberEpochIsInvalid)",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		q, ok := deliveredHeartbeat(pre, post)

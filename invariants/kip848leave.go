@@ -10,7 +10,7 @@ import (
 
 // kip848LeaveAccepted: a KIP-848 member's own leave — a ConsumerGroupHeartbeat at epoch −1,
 // or −2 for a static member's temporary leave — sent under the member id (and instance id)
-// the coordinator holds it by is accepted (KAFKA.md §3.1, §3.6: the coordinator fences the
+// the coordinator holds it by is accepted (docs/protocol.md §3.1, §3.6: the coordinator fences the
 // member out, or keeps the static record at −2 with its assignment, and answers with the
 // epoch it was sent), and a record left at −2 keeps nothing pending revocation: its
 // partitions to revoke go to their next owner without waiting for the member's return. The
@@ -25,7 +25,7 @@ var kip848LeaveAccepted = Property{
 	Name:      "kip848-leave-accepted",
 	Kind:      explorer.Always,
 	Statement: "a KIP-848 leave heartbeat (epoch −1, or −2) under the member id and instance id the coordinator holds the member by is answered without error, a record left at −2 has nothing pending revocation, and the instance's return to it (a join at epoch 0) is accepted",
-	Source:    "KAFKA.md §3.1 (member epoch −1, −2), §3.6 (a static member's temporary leave keeps its assignment)",
+	Source:    "docs/protocol.md §3.1 (member epoch −1, −2), §3.6 (a static member's temporary leave keeps its assignment)",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		q, ok := deliveredHeartbeat(pre, post)

@@ -14,7 +14,7 @@ import (
 // calls for. Java: AbstractMembershipManager.leaveGroup runs the revocation (PREPARE_LEAVING),
 // then LEAVING, whose heartbeat is sent at once (shouldHeartbeatNow) or when the one in flight
 // is answered, with ConsumerMembershipManager.leaveGroupEpoch: -2 when group.instance.id is
-// set (the static member's temporary leave: its assignment waits for it, KAFKA.md §3.6), else
+// set (the static member's temporary leave: its assignment waits for it, docs/protocol.md §3.6), else
 // -1. A client that unsubscribes without leaving stays a member subscribed to nothing, and
 // one that closes without its leave leaves an orphan record whose share of the assignment is
 // nobody's until the session timer (the no-orphan-member window KAFKA-17116 expects only
@@ -36,7 +36,7 @@ var kip848LeaveSent = Property{
 	Name:      "kip848-leave-sent",
 	Kind:      explorer.Always,
 	Statement: "a KIP-848 client that unsubscribes or closes while in the group with a member id sends its leave heartbeat at once or when its heartbeat in flight is answered (unless that answer fences it), sends no other heartbeat without a subscription, and leaves with epoch -2 if static, else -1",
-	Source:    "KAFKA.md §3.6, §3.7 (PREPARE_LEAVING → LEAVING: epoch -1, -2 if instance id set; fenced while leaving → UNSUBSCRIBED); AbstractMembershipManager.leaveGroup, transitionToFenced, ConsumerMembershipManager.leaveGroupEpoch",
+	Source:    "docs/protocol.md §3.6, §3.7 (PREPARE_LEAVING → LEAVING: epoch -1, -2 if instance id set; fenced while leaving → UNSUBSCRIBED); AbstractMembershipManager.leaveGroup, transitionToFenced, ConsumerMembershipManager.leaveGroupEpoch",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		c := pre.Config()
@@ -73,7 +73,7 @@ var kip848LeaveSent = Property{
 	},
 }
 
-// memberState: the client states that are members of the group (KAFKA.md §3.7), spelled here
+// memberState: the client states that are members of the group (docs/protocol.md §3.7), spelled here
 // rather than asked of the role.
 func memberState(s kip848client.State) bool {
 	return s == kip848client.Joining || holdsAssignment(s)

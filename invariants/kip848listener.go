@@ -30,7 +30,7 @@ var kip848Listener = Property{
 	Name:      "kip848-listener",
 	Kind:      explorer.Always,
 	Statement: "a KIP-848 client calls onPartitionsRevoked and onPartitionsLost only with partitions, onPartitionsLost only when it is fenced, fails or its poll timer expired, and ends every reconciliation (its first after joining too) with onPartitionsAssigned, even with nothing added",
-	Source:    "KAFKA.md §3.7 (reconciliation: commit → revoked → assigned, even if empty; fenced → lost); ConsumerMembershipManager.reconcile, invokeOnPartitionsLostCallback, invokeOnPartitionsAssignedCallback, AbstractMembershipManager.invokeOnPartitionsRevokedOrLostToReleaseAssignment, transitionToFatal",
+	Source:    "docs/protocol.md §3.7 (reconciliation: commit → revoked → assigned, even if empty; fenced → lost); ConsumerMembershipManager.reconcile, invokeOnPartitionsLostCallback, invokeOnPartitionsAssignedCallback, AbstractMembershipManager.invokeOnPartitionsRevokedOrLostToReleaseAssignment, transitionToFatal",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range post.Slots {
@@ -110,7 +110,7 @@ func assignedAfter(ev []spec.Event, i int, cb spec.CallbackEvent) bool {
 	return false
 }
 
-// holdsAssignment: the client states in which it owns an assignment (KAFKA.md §3.7), spelled
+// holdsAssignment: the client states in which it owns an assignment (docs/protocol.md §3.7), spelled
 // here rather than asked of the role.
 func holdsAssignment(s kip848client.State) bool {
 	return s == kip848client.Reconciling || s == kip848client.Acknowledging || s == kip848client.Stable

@@ -10,7 +10,7 @@ import (
 
 // kip848RequestsValid: the client and the coordinator agree on what a well-formed
 // ConsumerGroupHeartbeat is. The coordinator answers INVALID_REQUEST to a request that breaks
-// the rules of KAFKA.md §3.1 (a join without subscription or with owned partitions, a member id
+// the rules of docs/protocol.md §3.1 (a join without subscription or with owned partitions, a member id
 // missing, a temporary leave without instance id, an unknown epoch); the client treats it as
 // FATAL (§3.7), so a client that builds such a request, or a coordinator that refuses a valid
 // one (a static member's rejoin, say), stops a member for good — while the group converges
@@ -19,7 +19,7 @@ var kip848RequestsValid = Property{
 	Name:      "kip848-requests-valid",
 	Kind:      explorer.Always,
 	Statement: "no ConsumerGroupHeartbeat is answered INVALID_REQUEST: clients build only requests the coordinator's validation accepts",
-	Source:    "KAFKA.md §3.1 (request validation, GroupMetadataManager.throwIfConsumerGroupHeartbeatRequestIsInvalid), §3.7 (INVALID_REQUEST is FATAL)",
+	Source:    "docs/protocol.md §3.1 (request validation, GroupMetadataManager.throwIfConsumerGroupHeartbeatRequestIsInvalid), §3.7 (INVALID_REQUEST is FATAL)",
 	Applies:   kip848Protocol,
 	State: func(w *spec.World) string {
 		for i, s := range w.Slots {
@@ -45,7 +45,7 @@ var kip848NoFatal = Property{
 	Name:      "kip848-no-fatal",
 	Kind:      explorer.Always,
 	Statement: "without group-max-size and static members, no KIP-848 member stops with a FATAL error",
-	Source:    "KAFKA.md §3.1 (errors), §3.7 (which errors are FATAL)",
+	Source:    "docs/protocol.md §3.1 (errors), §3.7 (which errors are FATAL)",
 	Applies: func(c spec.Config) bool {
 		return c.ConsumerProtocol && c.MaxSize == 0 && !staticMembers(c)
 	},

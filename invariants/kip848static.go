@@ -10,7 +10,7 @@ import (
 )
 
 // kip848StaticUnique: a group.instance.id names at most one member record of a KIP-848 group
-// (KAFKA.md §3.6: the coordinator keeps one member per instance — a new incarnation's join
+// (docs/protocol.md §3.6: the coordinator keeps one member per instance — a new incarnation's join
 // replaces the record its old one left at epoch −2, GroupMetadataManager's
 // staticMembers map from instance id to one member id). Two records of one instance are two
 // members the target gives partitions to, one of them a process that is gone: its share waits
@@ -19,7 +19,7 @@ var kip848StaticUnique = Property{
 	Name:      "kip848-static-unique",
 	Kind:      explorer.Always,
 	Statement: "no two KIP-848 member records carry the same group.instance.id",
-	Source:    "KAFKA.md §3.6 (a static member's replacement; GroupMetadataManager.consumerGroupHeartbeat → staticMemberId)",
+	Source:    "docs/protocol.md §3.6 (a static member's replacement; GroupMetadataManager.consumerGroupHeartbeat → staticMemberId)",
 	Applies:   kip848Protocol,
 	State:     func(w *spec.World) string { return instanceHeldTwice(w.Group.Members()) },
 }

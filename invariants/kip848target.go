@@ -10,7 +10,7 @@ import (
 )
 
 // kip848TargetStable: a KIP-848 target assignment is computed once per assignment epoch
-// (KAFKA.md §3.3 step 4: only when the group epoch is above the assignment epoch, and the new
+// (docs/protocol.md §3.3 step 4: only when the group epoch is above the assignment epoch, and the new
 // target takes the group epoch). Within an epoch it only loses the entry of a member that is
 // removed and carries a static member's entry to its replacement (§3.6); no member's target
 // changes otherwise. Members reconcile towards the target of the epoch they are told
@@ -22,7 +22,7 @@ var kip848TargetStable = Property{
 	Name:      "kip848-target-stable",
 	Kind:      explorer.Always,
 	Statement: "while the KIP-848 assignment epoch stays, no member's target changes, except that a removed member's entry goes and a replaced static member's passes to its replacement",
-	Source:    "KAFKA.md §3.3 step 4 (groupEpoch > assignmentEpoch), §3.6 (static replacement keeps the target)",
+	Source:    "docs/protocol.md §3.3 step 4 (groupEpoch > assignmentEpoch), §3.6 (static replacement keeps the target)",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		a, b := pre.Group, post.Group

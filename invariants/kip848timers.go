@@ -24,7 +24,7 @@ var kip848RevocationTimer = Property{
 	Name:      "kip848-revocation-timer",
 	Kind:      explorer.Always,
 	Statement: "every member the coordinator holds in UNREVOKED_PARTITIONS at a positive epoch has its rebalance timer armed at that epoch",
-	Source:    "KAFKA.md §3.5 (rebalance timeout), §3.9 (not reset by target changes); GroupMetadataManager.maybeReconcile, onLoaded",
+	Source:    "docs/protocol.md §3.5 (rebalance timeout), §3.9 (not reset by target changes); GroupMetadataManager.maybeReconcile, onLoaded",
 	Applies:   kip848Protocol,
 	State:     func(w *spec.World) string { return unboundedRevocation(w.Group.Members()) },
 }
@@ -59,7 +59,7 @@ var kip848FencedReachable = Property{
 	Name:      "kip848-fenced-reachable",
 	Kind:      explorer.Sometimes,
 	Statement: "with a session or rebalance timeout budgeted, some member is told FENCED_MEMBER_EPOCH or UNKNOWN_MEMBER_ID (the answer on its way)",
-	Source:    "KAFKA.md §3.5 (timers fence), §3.7 (the client's reaction); vacuity guard",
+	Source:    "docs/protocol.md §3.5 (timers fence), §3.7 (the client's reaction); vacuity guard",
 	Applies: func(c spec.Config) bool {
 		return c.ConsumerProtocol && c.Budget.SessionTimeouts+c.Budget.RebalanceTimeouts > 0
 	},

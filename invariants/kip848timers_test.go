@@ -12,7 +12,7 @@ import (
 // coordinator never builds a revoking one without its timer; B17's reset timer does, end to
 // end, in TestMutantsAreCaught), kip848-fenced-reachable worlds with and without a fencing
 // answer on its way, kip848-requests-valid an INVALID_REQUEST answer and kip848-no-fatal a
-// FATAL member. Reference: KAFKA.md §3.1, §3.5, §3.7.
+// FATAL member. Reference: docs/protocol.md §3.1, §3.5, §3.7.
 func TestKIP848TimerPropertiesBite(t *testing.T) {
 	w := convergedTwo(t)
 	revoking := func(timer kip848.RebalanceTimer, epoch impl.Epoch) []kip848.Member {

@@ -10,7 +10,7 @@ import (
 
 // leaveApplied asks that an answer agree with the state the coordinator moved to: a member
 // whose leave was accepted is no longer in the group. A LeaveGroup member response without
-// error (KAFKA.md §1.7: GroupCoordinator.handleLeaveGroup removes the member, then answers
+// error (docs/protocol.md §1.7: GroupCoordinator.handleLeaveGroup removes the member, then answers
 // NONE) and a ConsumerGroupHeartbeat with member epoch -1 answered -1 (§3.1: the member is
 // fenced out of the group and its partitions go back to the target) both tell a closing
 // client it may go; if the coordinator kept the member, its share of the assignment waits,
@@ -23,7 +23,7 @@ var leaveApplied = Property{
 	Name:      "leave-applied",
 	Kind:      explorer.Always,
 	Statement: "when the coordinator answers a leave as accepted, it no longer holds the member that left",
-	Source:    "KAFKA.md §1.7 (LeaveGroup removes the member, then answers), §3.1 (a member epoch -1 heartbeat leaves the group)",
+	Source:    "docs/protocol.md §1.7 (LeaveGroup removes the member, then answers), §3.1 (a member epoch -1 heartbeat leaves the group)",
 	Applies:   func(c spec.Config) bool { return c.Budget.Failovers == 0 },
 	Step: func(_ *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {

@@ -14,7 +14,7 @@ import (
 // does answer a leave as accepted (the property is not vacuous: the answer is dropped, as the
 // process is gone, but the step shows it), leave-applied holds, and it names the member when
 // the coordinator is put back to the state before it handled the leave (a coordinator that
-// answers NONE without removing the member: KAFKA.md §1.7, §3.1).
+// answers NONE without removing the member: docs/protocol.md §1.7, §3.1).
 func TestLeaveApplied(t *testing.T) {
 	kip848 := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nmember b topics=t\n"
 	for _, tc := range []struct {

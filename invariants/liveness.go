@@ -14,7 +14,7 @@ const ConvergesName = "converges"
 const ConvergesStatement = "under weak fairness of the protocol's actions and free timers, every behaviour reaches a converged group (Stable, every subscribed partition owned by exactly one live member) once the environment stops acting"
 
 // ConvergesSource is where converges comes from.
-const ConvergesSource = "DESIGN.md (liveness); KAFKA.md §1.12, §3.9"
+const ConvergesSource = "docs/protocol.md §6.6; docs/protocol.md §1.12, §3.9"
 
 // Lasso is a liveness counterexample: a shortest path to a world, then a cycle the behaviour
 // repeats forever without converging — a fair one: every action continuously enabled along

@@ -48,7 +48,7 @@ func TestLivenessHoldsOnSmallWorldsAndBounds(t *testing.T) {
 // static member that restarts after its gen's assignment withheld a partition from another
 // member, and before it revoked and rejoined, is replaced in Stable without a rebalance; no
 // member ever rejoins, so the withheld partition stays unowned (converges fails, ending in a
-// dead end). Under the seed's design the leader's NEEDS_REJOIN makes every member rejoin at
+// dead end). Under the KIP variant's design the leader's NEEDS_REJOIN makes every member rejoin at
 // once, and the same world converges.
 func TestStaticRestartBetweenCooperativeRounds(t *testing.T) {
 	world := `protocol cooperative

@@ -17,7 +17,7 @@ var groupMaxSize = Property{
 	Name:      "group-max-size",
 	Kind:      explorer.Always,
 	Statement: "with group-max-size N, a completed join (CompletingRebalance, Stable) has at most N members, and a KIP-848 group never more than N",
-	Source:    "KAFKA.md §1.4 (capacity check, KIP-389), §3.3 step 2",
+	Source:    "docs/protocol.md §1.4 (capacity check, KIP-389), §3.3 step 2",
 	Applies:   func(c spec.Config) bool { return c.MaxSize > 0 },
 	State: func(w *spec.World) string {
 		max := w.Config().MaxSize

@@ -11,20 +11,20 @@ import (
 
 // maxSizeRefusal is group-max-size's converse: KIP-389's capacity check refuses a JoinGroup
 // with GROUP_MAX_SIZE_REACHED only when admitting the joiner would pass group.max.size, as
-// the check counts (KAFKA.md §1.4): in PreparingRebalance the members already awaiting the
+// the check counts (docs/protocol.md §1.4): in PreparingRebalance the members already awaiting the
 // join (a member whose JoinGroup is parked is never refused), in CompletingRebalance and
 // Stable the members (a member of the group is never refused; an Empty group refuses nobody).
 // And the refused joiner leaves nothing behind: the coordinator removes it (member or pending
 // id, GroupCoordinator: `group.remove(memberId)` before the answer), so the join phase does
 // not wait for an id nobody will use. The Java client takes the answer as fatal
-// (KAFKA.md §1.11): a coordinator that refuses a member of the group stops a process the bound
+// (docs/protocol.md §1.11): a coordinator that refuses a member of the group stops a process the bound
 // did not require to stop, and no-fatal allows the error wherever a bound is set; a refused id
 // left pending delays the next join phase by a pending-member timeout.
 var maxSizeRefusal = Property{
 	Name:      "max-size-refusal",
 	Kind:      explorer.Always,
 	Statement: "a JoinGroup is refused GROUP_MAX_SIZE_REACHED only when admitting it would pass group.max.size (PreparingRebalance: members awaiting the join; CompletingRebalance, Stable: members), and the coordinator then holds neither its member id nor its pending id",
-	Source:    "KAFKA.md §1.4 (capacity check, KIP-389: GroupCoordinator.acceptJoiningMember, `group.remove(memberId)`), §1.11",
+	Source:    "docs/protocol.md §1.4 (capacity check, KIP-389: GroupCoordinator.acceptJoiningMember, `group.remove(memberId)`), §1.11",
 	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.MaxSize > 0 },
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {

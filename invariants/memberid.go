@@ -11,9 +11,9 @@ import (
 
 // memberIDAdopted is KIP-394's client half. A JoinGroup (v4+) without a member id is answered
 // MEMBER_ID_REQUIRED with the id the coordinator has reserved for the member (a pending
-// member, KAFKA.md §1.4); the client adopts it — Java's JoinGroupResponseHandler sets
+// member, docs/protocol.md §1.4); the client adopts it — Java's JoinGroupResponseHandler sets
 // generation = (NO_GENERATION, memberId) and joinGroupIfNeeded sends the next JoinGroup at once
-// (KAFKA.md §1.11 reaction table) — and that JoinGroup carries it. A client that does not
+// (docs/protocol.md §1.11 reaction table) — and that JoinGroup carries it. A client that does not
 // adopt the id asks again without one, gets another id, and another, for ever: each answer
 // leaves a pending member behind until its timer expires, and the member never joins (a
 // livelock no capped search decides, as every step looks like the first). So in the step a
@@ -23,7 +23,7 @@ var memberIDAdopted = Property{
 	Name:      "member-id-adopted",
 	Kind:      explorer.Always,
 	Statement: "a classic member answered MEMBER_ID_REQUIRED for its JoinGroup adopts the member id the answer gives, and its next JoinGroup carries it",
-	Source:    "KIP-394; KAFKA.md §1.4, §1.11 (JoinGroup MEMBER_ID_REQUIRED: adopt returned member id, rejoin at once); AbstractCoordinator.JoinGroupResponseHandler",
+	Source:    "KIP-394; docs/protocol.md §1.4, §1.11 (JoinGroup MEMBER_ID_REQUIRED: adopt returned member id, rejoin at once); AbstractCoordinator.JoinGroupResponseHandler",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {

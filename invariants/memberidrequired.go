@@ -9,7 +9,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// memberIDRequired is KIP-394's coordinator half (KAFKA.md §1.4 "Unknown member"): a
+// memberIDRequired is KIP-394's coordinator half (docs/protocol.md §1.4 "Unknown member"): a
 // JoinGroup without member id from a dynamic member at version 4 or later is not admitted.
 // The coordinator reserves a new id as a pending member and answers MEMBER_ID_REQUIRED with it
 // (or refuses the join outright: group-max-size, an inconsistent protocol, a dead group); the
@@ -25,7 +25,7 @@ var memberIDRequired = Property{
 	Name:      "member-id-required",
 	Kind:      explorer.Always,
 	Statement: "a dynamic member's JoinGroup v4+ without member id adds no member and is answered MEMBER_ID_REQUIRED with a new pending id (or refused); a pre-v4 or static one is never answered MEMBER_ID_REQUIRED",
-	Source:    "KIP-394; KAFKA.md §1.4 \"Unknown member\" (GroupCoordinator.doNewMemberJoinGroup: requireKnownMemberId = version >= 4 && groupInstanceId.isEmpty)",
+	Source:    "KIP-394; docs/protocol.md §1.4 \"Unknown member\" (GroupCoordinator.doNewMemberJoinGroup: requireKnownMemberId = version >= 4 && groupInstanceId.isEmpty)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		q, ok := handledJoin(pre, post)

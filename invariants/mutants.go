@@ -12,8 +12,8 @@ import (
 // written for that mutant. Mutants are how we know the properties bite.
 type Mutant struct {
 	Fault   impl.Fault
-	Bug     string // the BUGS.md entry, e.g. "B7", or "seed" for a hazard seed 000 guards against
-	Source  string // JIRA id, PR or the seed section
+	Bug     string // the docs/bugs.md entry, e.g. "B7", or "KIP-429" for a hazard docs/protocol.md §7 guards against
+	Source  string // JIRA id, PR or the docs/protocol.md section
 	Summary string // one line: what goes wrong
 	// World is the config (in the config-file format, without a fault directive) in which
 	// the fault is caught; empty when no safety property can catch it.
@@ -123,7 +123,7 @@ member a topics=t version=1
 member b topics=t version=1
 member c topics=t absent version=1
 `
-	// twoKIPNeedsRejoin is seed 000 under consumer kip: a partition is added while a and b
+	// twoKIPNeedsRejoin is docs/protocol.md §7 under consumer kip: a partition is added while a and b
 	// form the group, so the leader's metadata rejoin keeps what it owns and its plan finds a
 	// maybe-revoking partition assigned to a new owner (traces/scenarios/needs-rejoin-kip.trace).
 	twoKIPNeedsRejoin = `protocol cooperative
@@ -145,7 +145,7 @@ member b topics=t
 `
 )
 
-// Mutants is the registry, in BUGS.md order.
+// Mutants is the registry, in docs/bugs.md order.
 var Mutants = []Mutant{
 	{
 		Fault: impl.FaultJoinTimerZero, Bug: "B1", Source: "KAFKA-8653",
@@ -223,12 +223,12 @@ var Mutants = []Mutant{
 		Fault: impl.FaultDropLowerGenerationClaims, Bug: "B10", Source: "KAFKA-14639",
 		Summary: "the leader drops every claim of a member below the highest generation, so a sole stale owner's partition is handed over while owned",
 		// The member that misses a round is one whose SyncGroup is answered
-		// REBALANCE_IN_PROGRESS because a revoking peer rejoined at once (KAFKA.md §2.8):
+		// REBALANCE_IN_PROGRESS because a revoking peer rejoined at once (docs/protocol.md §2.8):
 		// a and c hold gen 1 (a t-0 and t-2, c t-1); b joins; gen 2 revokes t-2 from a,
 		// which rejoins before c syncs. c keeps t-1 but its claim carries generation 1 while
 		// a's carries 2. With v1 subscriptions the generation is cooperative-sticky's user
 		// data, the generation of the last assignment applied (the v2 field would say 2 for
-		// c too, KAFKA.md §2.8, and the fault would not bite); the fault drops c's sole claim
+		// c too, docs/protocol.md §2.8, and the fault would not bite); the fault drops c's sole claim
 		// and gen 3 gives t-1 to b while c owns it.
 		World:   threeCooperativeV1 + "budget joins=1\n",
 		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "sticky-least-movement"},
@@ -292,15 +292,15 @@ var Mutants = []Mutant{
 		// fault moves a's owned t-0 rather than t-1: a second revocation, so gen N+3. Every
 		// partition still has one owner at a time (cooperative withholds it), so no
 		// ownership property fails and the group converges: the bound on rounds sees the
-		// third rebalance (KAFKA.md §2.8: normally two), sticky-least-movement the round that
+		// third rebalance (docs/protocol.md §2.8: normally two), sticky-least-movement the round that
 		// keeps one claim where a balanced one keeps two.
 		World:     threeCooperative + "budget joins=1\n",
 		Catches:   []string{"sticky-least-movement"},
 		MaxRounds: 2,
 	},
 	{
-		Fault: impl.FaultPlanSkipsWithhold, Bug: "seed", Source: "seed 000 §2.6",
-		Summary: "the seed's leader plan hands a maybe-revoking partition to its new owner instead of withholding it",
+		Fault: impl.FaultPlanSkipsWithhold, Bug: "KIP-429", Source: "docs/protocol.md §7.2.6",
+		Summary: "the KIP variant's leader plan hands a maybe-revoking partition to its new owner instead of withholding it",
 		// a leads gen 1 alone and owns t-0 t-1 t-2; t gains a partition and a's metadata
 		// rejoin keeps all three (§1.b) while b joins; gen 2 moves t-2 to b, and the plan
 		// encodes it to b at once while a owns it until it applies its own assignment.
@@ -308,9 +308,9 @@ var Mutants = []Mutant{
 		Catches: []string{"exclusive-ownership", "no-handover-while-owned"},
 	},
 	{
-		Fault: impl.FaultPlanSkipsNeedsRejoin, Bug: "seed", Source: "seed 000 §2.6, §3.5.2",
-		Summary: "the seed's leader plan withholds a moving partition but sets no NEEDS_REJOIN, so nobody rejoins for it",
-		// The same round: t-2 is withheld from b and revoked by a, but under the seed's
+		Fault: impl.FaultPlanSkipsNeedsRejoin, Bug: "KIP-429", Source: "docs/protocol.md §7.2.6, §7.3.5.2",
+		Summary: "the KIP variant's leader plan withholds a moving partition but sets no NEEDS_REJOIN, so nobody rejoins for it",
+		// The same round: t-2 is withheld from b and revoked by a, but under KIP-429's
 		// consumer only NEEDS_REJOIN makes a member rejoin after a completed round (§3.5), so
 		// the group stays Stable with t-2 owned by nobody: a dead end.
 		World:   twoKIPNeedsRejoin,

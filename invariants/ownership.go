@@ -57,7 +57,7 @@ var exclusiveOwnership = Property{
 	Name:      "exclusive-ownership",
 	Kind:      explorer.Always,
 	Statement: "no partition is believed owned by two members the coordinator holds in its current generation",
-	Source:    "KIP-429 §2; KAFKA.md §1.12, §6 (Vanlightly's NoDoubleClientAssignment)",
+	Source:    "KIP-429 §2; docs/protocol.md §1.12, §6 (Vanlightly's NoDoubleClientAssignment)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
 		return doubleOwner(w, func(i int) bool { return current(w, i) })
@@ -69,7 +69,7 @@ var exclusiveOwnershipStrict = Property{
 	Name:      "exclusive-ownership-strict",
 	Kind:      explorer.Always,
 	Statement: "no partition is believed owned by two running consumers, current or not (fails in the zombie window)",
-	Source:    "KAFKA.md §1.12 (the zombie window the protocol cannot close)",
+	Source:    "docs/protocol.md §1.12 (the zombie window the protocol cannot close)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
 		return doubleOwner(w, func(i int) bool { return running(w, i) })
@@ -79,15 +79,15 @@ var exclusiveOwnershipStrict = Property{
 
 // zombieWindow: when the coordinator can remove a member that is still running (its session
 // or a phase timer expires while it is slow or cut off), the member keeps processing until a
-// response tells it: no protocol can close that window (KAFKA.md §1.12).
+// response tells it: no protocol can close that window (docs/protocol.md §1.12).
 func zombieWindow(c spec.Config) string {
 	if sharedInstance(c) {
-		return "two processes share a group.instance.id: the second one's join replaces the first while it runs (KIP-345), which keeps its partitions until FENCED_INSTANCE_ID tells it (the zombie window, KAFKA.md §1.10, §1.12)"
+		return "two processes share a group.instance.id: the second one's join replaces the first while it runs (KIP-345), which keeps its partitions until FENCED_INSTANCE_ID tells it (the zombie window, docs/protocol.md §1.10, §1.12)"
 	}
 	if !liveTimeouts(c) {
 		return ""
 	}
-	return "a live member can be removed by a timeout and keeps its partitions until a response tells it (the zombie window, KAFKA.md §1.12)"
+	return "a live member can be removed by a timeout and keeps its partitions until a response tells it (the zombie window, docs/protocol.md §1.12)"
 }
 
 // sharedInstance reports whether two static members of c share a group.instance.id.
@@ -109,7 +109,7 @@ var syncAssignmentValid = Property{
 	Name:      "sync-assignment-valid",
 	Kind:      explorer.Always,
 	Statement: "the leader's sync assignment gives each partition to at most one member, and only to a subscriber of its topic",
-	Source:    "KAFKA.md §1.5, §2.4",
+	Source:    "docs/protocol.md §1.5, §2.4",
 	Applies:   classic,
 	Step: func(_ *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {
@@ -149,7 +149,7 @@ var noHandoverWhileOwned = Property{
 	Name:      "no-handover-while-owned",
 	Kind:      explorer.Always,
 	Statement: "a current leader never hands a partition to a member while another member of the group still owns it",
-	Source:    "KIP-429 §2.6 (seed 000: withhold maybe-revoking partitions); KAFKA.md §2.5",
+	Source:    "KIP-429 §2.6 (docs/protocol.md §7.2.6: withhold maybe-revoking partitions); docs/protocol.md §2.5",
 	Applies:   classic,
 	Expected:  staticKeptAtDeadline,
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {

@@ -10,7 +10,7 @@ import (
 // zombie when it resumes, so the strict forms of exclusive ownership fail — expected, the
 // zombie window — while ownership among current members, commit fencing and the handover rule
 // hold, in both protocols. Without the pause the same worlds violate nothing (the pinned
-// two-member worlds). Reference: KAFKA.md §1.9, §1.12, §6.
+// two-member worlds). Reference: docs/protocol.md §1.9, §1.12, §6.
 func TestPausedMember(t *testing.T) {
 	for _, tc := range []struct {
 		name, world     string

@@ -14,7 +14,7 @@ type Property struct {
 	Name      string
 	Kind      explorer.Kind
 	Statement string // one line
-	Source    string // KIP section, KAFKA.md section or JIRA id
+	Source    string // KIP section, docs/protocol.md section or JIRA id
 	State     func(w *spec.World) string
 	Step      func(pre *spec.World, ev []spec.Event, post *spec.World) string
 	// Applies says whether the property is meaningful for a config (e.g. "a fenced member is
@@ -124,7 +124,7 @@ func All() []Property {
 		leaderReadsOwnVersion,
 		// KIP-345: a slow static member survives the join deadline (reachability).
 		staticKept,
-		// KIP-429 §1: the seed's member enters each JoinGroup owning what its trigger keeps.
+		// KIP-429 §1: the KIP variant's member enters each JoinGroup owning what its trigger keeps.
 		joinPlan,
 	}
 }

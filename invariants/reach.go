@@ -35,7 +35,7 @@ var convergedReachable = Property{
 	Name:      "converged-reachable",
 	Kind:      explorer.Sometimes,
 	Statement: "a Stable group in which every subscribed partition is owned by exactly one live member is reachable",
-	Source:    "vacuity guard (DESIGN.md Properties)",
+	Source:    "vacuity guard (docs/protocol.md §6.5)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
 		if Converged(w) {
@@ -55,7 +55,7 @@ var commitAccepted = Property{
 	Name:      "commit-accepted",
 	Kind:      explorer.Sometimes,
 	Statement: "with commits on, some OffsetCommit is accepted (its answer without error is on its way to the member)",
-	Source:    "vacuity guard of commit-fencing and kip848-commit-fencing (DESIGN.md Properties)",
+	Source:    "vacuity guard of commit-fencing and kip848-commit-fencing (docs/protocol.md §6.5)",
 	Applies:   func(c spec.Config) bool { return c.Commits },
 	State: func(w *spec.World) string {
 		for _, s := range w.Slots {

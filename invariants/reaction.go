@@ -77,10 +77,10 @@ func requestIdentity(r impl.Request) (identity, bool) {
 //   - Java classic: AbstractCoordinator.HeartbeatResponseHandler, JoinGroupResponseHandler and
 //     SyncGroupResponseHandler reset through resetStateOnResponseError when
 //     generationUnchanged(); ConsumerCoordinator.OffsetCommitResponseHandler likewise, and
-//     FENCED_INSTANCE_ID is raised to the application (KAFKA.md §1.11 reaction table);
+//     FENCED_INSTANCE_ID is raised to the application (docs/protocol.md §1.11 reaction table);
 //   - Java KIP-848: AbstractHeartbeatRequestManager.onErrorResponse calls
 //     AbstractMembershipManager.transitionToFenced (resetEpoch, onPartitionsLost, rejoin;
-//     KAFKA.md §3.7);
+//     docs/protocol.md §3.7);
 //   - librdkafka src/rdkafka_cgrp.c, rd_kafka_cgrp_handle_Heartbeat: UNKNOWN_MEMBER_ID clears
 //     the member id, ILLEGAL_GENERATION rejoins, FENCED_INSTANCE_ID is a fatal error;
 //   - franz-go pkg/kgo/consumer_group.go: heartbeat returns on ILLEGAL_GENERATION or
@@ -109,7 +109,7 @@ func requestIdentity(r impl.Request) (identity, bool) {
 //
 // The KIP-848 OffsetCommit is left out, because Java's KIP-848 consumer does not react there:
 // CommitRequestManager.OffsetCommitRequestState.onResponse completes a commit answered
-// UNKNOWN_MEMBER_ID (its only fencing answer: a stale epoch is STALE_MEMBER_EPOCH, KAFKA.md
+// UNKNOWN_MEMBER_ID (its only fencing answer: a stale epoch is STALE_MEMBER_EPOCH, docs/protocol.md
 // §3.1) with a CommitFailedException and nothing else, so the member keeps its epoch and
 // partitions until its next heartbeat is fenced — where the classic
 // ConsumerCoordinator.OffsetCommitResponseHandler resets at once. The model follows Java
@@ -119,7 +119,7 @@ var fencedMeansStop = Property{
 	Name:      "fenced-means-stop",
 	Kind:      explorer.Always,
 	Statement: "a member told it is fenced (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION, FENCED_INSTANCE_ID; KIP-848 FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID) for a request sent under its current identity gives that identity up in the same step, and sends requests only under the identity it holds",
-	Source:    "KAFKA.md §1.11 (reaction table), §3.7; AbstractCoordinator.HeartbeatResponseHandler, ConsumerCoordinator.OffsetCommitResponseHandler, AbstractMembershipManager.transitionToFenced; librdkafka rd_kafka_cgrp_handle_Heartbeat",
+	Source:    "docs/protocol.md §1.11 (reaction table), §3.7; AbstractCoordinator.HeartbeatResponseHandler, ConsumerCoordinator.OffsetCommitResponseHandler, AbstractMembershipManager.transitionToFenced; librdkafka rd_kafka_cgrp_handle_Heartbeat",
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, e := range ev {
 			switch e := e.(type) {
@@ -201,7 +201,7 @@ func javaPollsAgain(pre *spec.World, e spec.ReceiveEvent) bool {
 // ignores on purpose: rd_kafka_cgrp_op_handle_OffsetCommit breaks out "if
 // (RD_KAFKA_CGRP_REBALANCING(rkcg))", keeping rkcg_generation_id, "because a new generation
 // id can be received soon after this error" (confluentinc/librdkafka src/rdkafka_cgrp.c).
-// Java resets the generation there (KAFKA.md §1.11); the difference is the finding
+// Java resets the generation there (docs/protocol.md §1.11); the difference is the finding
 // traces/scenarios/librdkafka-commit-illegal-generation.trace. consumer.CommitLibrdkafka.
 func librdkafkaCommitWhileRebalancing(pre *spec.World, e spec.ReceiveEvent) bool {
 	c := pre.Config()
@@ -268,7 +268,7 @@ var noOrphanMember = Property{
 	Name:      "no-orphan-member",
 	Kind:      explorer.Always,
 	Statement: "every member the coordinator holds is known to a running process, or its id is on its way to one in a response",
-	Source:    "KAFKA.md §1.9 (session timer), §3.1 (KAFKA-17116: a lost first response orphans a KIP-848 member; KIP-1082)",
+	Source:    "docs/protocol.md §1.9 (session timer), §3.1 (KAFKA-17116: a lost first response orphans a KIP-848 member; KIP-1082)",
 	State: func(w *spec.World) string {
 		if o := w.Orphans(); len(o) > 0 {
 			return fmt.Sprintf("the coordinator holds %s, which no running process knows", o)
@@ -281,12 +281,12 @@ var noOrphanMember = Property{
 // orphanCauses says which of a config's environment events leave the coordinator holding a
 // member no process knows, or "" when none can (exploration shows each in a two-member
 // world; TestOrphanCauses):
-//   - a crash: the dead process's member waits for its session timer (KAFKA.md §1.9);
+//   - a crash: the dead process's member waits for its session timer (docs/protocol.md §1.9);
 //   - a graceful leave of a static member (KIP-345: it sends none), or one that meets a
 //     failover (the closing client does not retry it, the new coordinator loads the member
 //     from the log); a dynamic member's leave on its way is no orphan (spec.World.Orphans);
 //   - a static restart: the old incarnation's member stays until the new one's join replaces
-//     it (KAFKA.md §1.10, §3.6);
+//     it (docs/protocol.md §1.10, §3.6);
 //   - a member that closes or exceeds max.poll.interval.ms before the answer naming it arrives
 //     (KIP-848 with coordinator-named ids, a classic JoinGroup below v4): it cannot leave;
 //   - a poll timeout of a static member: it gives its id up locally without leaving and stays
@@ -360,7 +360,7 @@ var answersExpected = Property{
 	Name:      "answers-expected",
 	Kind:      explorer.Always,
 	Statement: "a classic client is handed an answer only for a request of that kind it has in flight",
-	Source:    "KAFKA.md §1.11 (one request per kind in flight; sentGeneration, KAFKA-9823); NetworkClient (correlation ids)",
+	Source:    "docs/protocol.md §1.11 (one request per kind in flight; sentGeneration, KAFKA-9823); NetworkClient (correlation ids)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		if pre.Config().ConsumerProtocol {

@@ -13,7 +13,7 @@ import (
 )
 
 // rebalanceCause asks that a classic coordinator start a rebalance only for one of the causes
-// KAFKA.md §1.4 and §4 name: the membership changes (a member joins, leaves, expires, or a
+// docs/protocol.md §1.4 and §4 name: the membership changes (a member joins, leaves, expires, or a
 // static member is replaced), a member's protocols change, the leader rejoins a Stable group,
 // or — under KIP-423 (coordinator kip423) — a member asks for it with TOPIC_METADATA_CHANGE or
 // UPGRADE. Anything else is a round that moves nothing: a known member's unchanged JoinGroup
@@ -27,7 +27,7 @@ var rebalanceCause = Property{
 	Name:      "rebalance-cause",
 	Kind:      explorer.Always,
 	Statement: "a classic coordinator starts a rebalance (Stable or CompletingRebalance → PreparingRebalance) only on a membership change, a member's changed protocols, the leader's rejoin of a Stable group, or a KIP-423 reason that forces one",
-	Source:    "KAFKA.md §1.4 (handleJoinGroup: member.matches, isLeader), §1.7, §1.9, §1.10, §4 (KIP-423 reasons)",
+	Source:    "docs/protocol.md §1.4 (handleJoinGroup: member.matches, isLeader), §1.7, §1.9, §1.10, §4 (KIP-423 reasons)",
 	Applies:   func(c spec.Config) bool { return !c.ConsumerProtocol && c.Budget.Failovers == 0 },
 	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		return rebalanceWithoutCause(pre.Coord, post.Coord, pre.Config().Coordinator)
@@ -69,7 +69,7 @@ func sameProtocol(x, y impl.GroupProtocol) bool {
 
 // kip848EpochCause is rebalance-cause for KIP-848: the coordinator bumps the group epoch (a
 // new target, a rebalance) only when the group's membership, a member's subscription or the
-// metadata of the cluster changes (KAFKA.md §3.3 step 1–2, §3.5, §3.6). A static member that
+// metadata of the cluster changes (docs/protocol.md §3.3 step 1–2, §3.5, §3.6). A static member that
 // returns — its new incarnation replacing the record it left at epoch −2 — is the same member
 // with the same subscription: no bump (§3.6: "a static member's quick return causes no
 // rebalance"). A bump without a cause computes the same target again, so no partition moves
@@ -78,7 +78,7 @@ var kip848EpochCause = Property{
 	Name:      "kip848-epoch-cause",
 	Kind:      explorer.Always,
 	Statement: "the KIP-848 group epoch is bumped only when the membership (static members by instance id), a member's subscription or the cluster's metadata changes",
-	Source:    "KAFKA.md §3.3 steps 1–2, §3.5, §3.6 (GroupMetadataManager.consumerGroupHeartbeat: bumpGroupEpoch)",
+	Source:    "docs/protocol.md §3.3 steps 1–2, §3.5, §3.6 (GroupMetadataManager.consumerGroupHeartbeat: bumpGroupEpoch)",
 	Applies:   func(c spec.Config) bool { return c.ConsumerProtocol && c.Budget.Failovers == 0 },
 	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
 		a, b := pre.Group, post.Group

@@ -8,7 +8,7 @@ import (
 )
 
 // TestRebalanceCause: rebalance-cause holds in a KIP-423 world with a follow-up rebalance (a
-// member's UPGRADE join rebalances a Stable group: KAFKA.md §4; v0 subscriptions, so that the
+// member's UPGRADE join rebalances a Stable group: docs/protocol.md §4; v0 subscriptions, so that the
 // rejoin's metadata is the same as before — v2 carries the generation), and the same
 // transition judged by shipped Kafka's rules — where the reason is ignored and a follower's
 // unchanged JoinGroup gets the current generation (§1.4) — is named as a rebalance without

@@ -25,7 +25,7 @@ var rediscoverWhenTold = Property{
 	Name:      "rediscover-when-told",
 	Kind:      explorer.Always,
 	Statement: "a running client on a stale coordinator connection looks the coordinator up again in exactly the steps that deliver it NOT_COORDINATOR or COORDINATOR_NOT_AVAILABLE",
-	Source:    "KAFKA.md §1.11 (COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR: mark coordinator unknown, retry), §3.7; AbstractCoordinator.markCoordinatorUnknown; CoordinatorRequestManager.markCoordinatorUnknown",
+	Source:    "docs/protocol.md §1.11 (COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR: mark coordinator unknown, retry), §3.7; AbstractCoordinator.markCoordinatorUnknown; CoordinatorRequestManager.markCoordinatorUnknown",
 	Applies:   func(c spec.Config) bool { return c.Budget.Failovers > 0 },
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range pre.Slots {

@@ -16,7 +16,7 @@ import (
 // only from a response (an error or fencing answer, a SyncGroup's assignment to revoke from
 // or with NEEDS_REJOIN), a request that timed out, a subscription or metadata change it
 // notices, a reset of its own generation (a poll timeout), a failed assignor, or the
-// application's enforceRebalance (KAFKA.md §1.11, §2.4 step 5, §2.6). A spurious rejoin is a
+// application's enforceRebalance (docs/protocol.md §1.11, §2.4 step 5, §2.6). A spurious rejoin is a
 // JoinGroup without cause: the coordinator answers a follower's unchanged join with the
 // current generation, but a leader's, or any under KIP-423's reasons, rebalances the whole
 // group (rebalance-cause judges the coordinator's side, this the client's).
@@ -27,7 +27,7 @@ import (
 // KAFKA-14382: no JoinGroup or SyncGroup under way, its assignment applied): so a follow-up
 // that is carried out — due, and cleared in a step that applies no assignment — is carried
 // out by an active member with no round under way (STABLE, or UNJOINED after a reset,
-// when it only confirms the rejoin already pending), and makes it rejoin, in the seed's
+// when it only confirms the rejoin already pending), and makes it rejoin, in KIP-429's
 // variant with the follow-up recorded as its join trigger (its JoinGroup says UPGRADE, the
 // KIP-423 reason that makes the coordinator rebalance: a follower's join would otherwise be
 // answered with the current generation and the follow-up would never happen).
@@ -35,7 +35,7 @@ var rejoinCause = Property{
 	Name:      "rejoin-cause",
 	Kind:      explorer.Always,
 	Statement: "a classic client starts needing a rejoin only in a step that gives it a cause (a response, a timed-out request, a subscription or metadata change, its generation reset, a failed assignor, a due follow-up), and carries a follow-up out only with no round under way, rejoining for it",
-	Source:    "KAFKA.md §1.11, §2.4 step 5, §2.6; ConsumerCoordinator.rejoinNeededOrPending; AbstractCoordinator.requestRejoin; KIP-441, KIP-568; StreamThread.runLoop (KAFKA-14382)",
+	Source:    "docs/protocol.md §1.11, §2.4 step 5, §2.6; ConsumerCoordinator.rejoinNeededOrPending; AbstractCoordinator.requestRejoin; KIP-441, KIP-568; StreamThread.runLoop (KAFKA-14382)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range pre.Slots {

@@ -12,7 +12,7 @@ import (
 // nothing. Without a generation is a first join or a rejoin after a reset (UNKNOWN_MEMBER_ID,
 // ILLEGAL_GENERATION — which keeps the member id —, a poll timeout, a LeaveGroup); after a
 // reset, onJoinPrepare finds generation −1 or no member id and calls onPartitionsLost on
-// everything it owns before the JoinGroup goes out (KAFKA.md §2.3 step 2; KIP-429 §1.e:
+// everything it owns before the JoinGroup goes out (docs/protocol.md §2.3 step 2; KIP-429 §1.e:
 // fenced, lose everything). The test is on the generation number alone, not on "no member
 // id", because the ILLEGAL_GENERATION reset keeps the id (KAFKA-13419): a client that tests
 // both together (resets only when it has neither) rejoins still processing partitions the
@@ -23,7 +23,7 @@ var resetLosesPartitions = Property{
 	Name:      "reset-loses-partitions",
 	Kind:      explorer.Always,
 	Statement: "a classic client sends a JoinGroup without a generation (a first join, or after a reset) only owning nothing: a reset member has reported its partitions lost first",
-	Source:    "KAFKA.md §2.3 step 2, §1.11 (UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION rows); KIP-429 §1.e; ConsumerCoordinator.onJoinPrepare",
+	Source:    "docs/protocol.md §2.3 step 2, §1.11 (UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION rows); KIP-429 §1.e; ConsumerCoordinator.onJoinPrepare",
 	Applies:   classic,
 	Step: func(_ *spec.World, ev []spec.Event, post *spec.World) string {
 		for _, s := range joinsSent(ev) {

@@ -9,7 +9,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// staticKept is KIP-345's promise at the join deadline (KAFKA-8220, KAFKA.md §1.3 step 1): a
+// staticKept is KIP-345's promise at the join deadline (KAFKA-8220, docs/protocol.md §1.3 step 1): a
 // static member that is slow to rejoin is not evicted when the join phase times out; the
 // coordinator keeps it, with its old metadata, in the next generation, and the member catches
 // up when it rejoins — no second rebalance, and its partitions are not handed to another
@@ -25,7 +25,7 @@ var staticKept = Property{
 	Name:      "static-member-kept",
 	Kind:      explorer.Sometimes,
 	Statement: "with a join timeout budgeted, a live static member can miss a join phase and stay a member: the coordinator holds it in a CompletingRebalance or Stable generation newer than the member's, and no JoinGroup answer is on its way to it",
-	Source:    "KIP-345; KAFKA-8220 (GroupCoordinator.onCompleteJoin keeps static members that did not rejoin); KAFKA.md §1.3 step 1",
+	Source:    "KIP-345; KAFKA-8220 (GroupCoordinator.onCompleteJoin keeps static members that did not rejoin); docs/protocol.md §1.3 step 1",
 	Applies: func(c spec.Config) bool {
 		return classic(c) && c.Budget.JoinTimeouts > 0 && slices.ContainsFunc(c.Members, func(m spec.MemberConfig) bool { return m.Static })
 	},

@@ -46,27 +46,27 @@ func TestStepPropertiesBite(t *testing.T) {
 		bad, good []spec.Event
 		want      string // in the reason
 	}{{
-		// Reference: KAFKA.md §1.3 (generation rules).
+		// Reference: docs/protocol.md §1.3 (generation rules).
 		prop: "generation-monotonic", pre: stable, post: empty, want: "from 1 to 0",
 	}, {
-		// Reference: KAFKA.md §1.3: Stable's only predecessor is CompletingRebalance.
+		// Reference: docs/protocol.md §1.3: Stable's only predecessor is CompletingRebalance.
 		prop: "coordinator-transitions", pre: empty, post: stable, want: "Empty -> Stable",
 	}, {
-		// Reference: KAFKA.md §1.8: a commit of a partition another member is assigned.
+		// Reference: docs/protocol.md §1.8: a commit of a partition another member is assigned.
 		prop: "commit-fencing", pre: stable, post: stable, want: "gen 1 assigns (t-1) to b#1",
 		bad:  []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: 1, Partitions: t0.Union(t1)}},
 		good: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: 1, Partitions: t0}},
 	}, {
-		// Reference: KAFKA.md §1.8: a commit is accepted only from a current member.
+		// Reference: docs/protocol.md §1.8: a commit is accepted only from a current member.
 		prop: "commit-fencing", pre: stable, post: stable, want: "the group is at gen 1 without it",
 		bad: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: 0, Partitions: t0}},
 	}, {
-		// Reference: KAFKA.md §1.8: the strict form, the committer's own assignment.
+		// Reference: docs/protocol.md §1.8: the strict form, the committer's own assignment.
 		prop: "commit-fencing-strict", pre: stable, post: stable, want: "gen 1 assigned it (t-0)",
 		bad:  []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: 1, Partitions: t0.Union(t1)}},
 		good: []spec.Event{spec.CommitEvent{Slot: 0, Name: "a", MemberID: "a#1", Generation: 1, Partitions: t0}},
 	}, {
-		// Reference: KAFKA.md §1.5, §2.4.
+		// Reference: docs/protocol.md §1.5, §2.4.
 		prop: "sync-assignment-valid", pre: stable, post: stable, want: "to both a#1 and b#1",
 		bad:  []spec.Event{assign(t0.Union(t1), t1)},
 		good: []spec.Event{assign(t0, t1)},
@@ -76,17 +76,17 @@ func TestStepPropertiesBite(t *testing.T) {
 		bad:  []spec.Event{assign(t0.Union(t1), impl.PartitionSet{})},
 		good: []spec.Event{assign(t0, t1)},
 	}, {
-		// Reference: KAFKA.md §2.6: assigned only what the member does not own.
+		// Reference: docs/protocol.md §2.6: assigned only what the member does not own.
 		prop: "revoke-before-reassign", pre: stable, post: stable, want: "already owns",
 		bad:  []spec.Event{spec.CallbackEvent{Slot: 0, Name: "a", Kind: consumer.Assigned, Partitions: t0}},
 		good: []spec.Event{spec.CallbackEvent{Slot: 0, Name: "a", Kind: consumer.Assigned}},
 	}, {
-		// Reference: KAFKA.md §2.3 step 2: lost only after the generation was lost.
+		// Reference: docs/protocol.md §2.3 step 2: lost only after the generation was lost.
 		prop: "lost-only-after-membership-lost", pre: stable, post: stable, want: "still holds it",
 		bad:  []spec.Event{spec.CallbackEvent{Slot: 0, Name: "a", Kind: consumer.Lost, Partitions: t0}},
 		good: []spec.Event{spec.CallbackEvent{Slot: 0, Name: "a", Kind: consumer.Revoked, Partitions: t0}},
 	}, {
-		// Reference: KAFKA.md §1.11: the fencing answers.
+		// Reference: docs/protocol.md §1.11: the fencing answers.
 		prop: "fenced-reachable", pre: stable, post: stable, want: "UNKNOWN_MEMBER_ID",
 		bad:  []spec.Event{spec.ReplyEvent{Slot: 0, Name: "a", Response: impl.HeartbeatResponse{Error: impl.UnknownMemberID}}},
 		good: []spec.Event{spec.ReplyEvent{Slot: 0, Name: "a", Response: impl.HeartbeatResponse{Error: impl.RebalanceInProgress}}},

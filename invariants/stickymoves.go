@@ -26,7 +26,7 @@ import (
 //     wins and a tie at the top leaves it unclaimed (KIP-341, KAFKA-14639);
 //   - balanced: no partition could move to a member subscribed to its topic that holds two
 //     fewer (KIP-54's isBalanced). Cooperative-sticky withholds the partitions transferring
-//     ownership (KAFKA.md §2.5), so its round is judged as the balanced assignment it
+//     ownership (docs/protocol.md §2.5), so its round is judged as the balanced assignment it
 //     withheld from: some placement of the unassigned partitions, each with a member other
 //     than its claimant, must make it balanced; sticky assigns everything;
 //   - least movement: where every member subscribes to the same topics, among all balanced
@@ -40,14 +40,14 @@ import (
 //     balanced assignment keeps two of c's, Java's moves and the reference's keep one), so
 //     there only balance is judged.
 //
-// Judged where the leader sends the assignor's output (the seed's plan rewrites it).
-// Reference: KIP-54 (goals, isBalanced); KIP-341; KIP-429 and KAFKA.md §2.5
+// Judged where the leader sends the assignor's output (the KIP variant's plan rewrites it).
+// Reference: KIP-54 (goals, isBalanced); KIP-341; KIP-429 and docs/protocol.md §2.5
 // (CooperativeStickyAssignor.memberData, adjustAssignment); KAFKA-14639; KAFKA-8767.
 var stickyLeastMovement = Property{
 	Name:      "sticky-least-movement",
 	Kind:      explorer.Always,
 	Statement: "a sticky or cooperative-sticky leader's assignment is balanced (no partition movable to a subscriber with two fewer) and, where every member subscribes to the same topics, keeps as many validly claimed partitions with their claimants as any balanced assignment",
-	Source:    "KIP-54; KIP-341; KAFKA.md §2.5 (CooperativeStickyAssignor.memberData, adjustAssignment); KAFKA-14639",
+	Source:    "KIP-54; KIP-341; docs/protocol.md §2.5 (CooperativeStickyAssignor.memberData, adjustAssignment); KAFKA-14639",
 	Applies:   func(c spec.Config) bool { return classic(c) && c.Assignor != leader.AnyName },
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, a := range assignments(ev) {

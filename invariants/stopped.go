@@ -10,7 +10,7 @@ import (
 )
 
 // stoppedStaysStopped judges a classic client that has stopped: failed with a fatal error
-// (Java throws it from poll and the consumer takes no further part: KAFKA.md §1.11) or
+// (Java throws it from poll and the consumer takes no further part: docs/protocol.md §1.11) or
 // closed (KafkaConsumer.close → ConsumerCoordinator.close). Its requests already sent are
 // still answered, and those late answers must change nothing: a failed member that applies a
 // SyncGroup's assignment, resets or rejoins on a late answer, acts on a group it has left —
@@ -32,7 +32,7 @@ var stoppedStaysStopped = Property{
 	Name:      "stopped-stays-stopped",
 	Kind:      explorer.Always,
 	Statement: "a classic client that failed or closed changes nothing afterwards (identity, state, ownership, rejoin flags; no request, no callback, no second fatal error) but for the close of a failed one, and a closed one holds no generation, member id, partitions or part in a round (a failed one no pending assignment)",
-	Source:    "KAFKA.md §1.11 (fatal errors thrown to the application), §1.7; ConsumerCoordinator.close, onLeavePrepare; AbstractCoordinator.maybeLeaveGroup, resetGenerationOnLeaveGroup",
+	Source:    "docs/protocol.md §1.11 (fatal errors thrown to the application), §1.7; ConsumerCoordinator.close, onLeavePrepare; AbstractCoordinator.maybeLeaveGroup, resetGenerationOnLeaveGroup",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
 		for i := range pre.Slots {

@@ -10,19 +10,19 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// protocolVote is the classic coordinator's vote (KAFKA.md §1.2, GroupMetadata.selectProtocol):
+// protocolVote is the classic coordinator's vote (docs/protocol.md §1.2, GroupMetadata.selectProtocol):
 // the candidates are the assignors every member lists, each member votes for the first
 // candidate on its own list, and the protocol of a generation (CompletingRebalance, Stable)
 // is a candidate with the most votes — Kafka breaks a tie arbitrarily, so any tied winner
 // passes. Every candidate is valid, so no safety property objects to a minority's assignor;
 // but members list assignors in preference order (partition.assignment.strategy), and a
 // coordinator that ignores it runs the group with an assignor most of its members ranked
-// lower — the vote is how a rolling change of assignor (KAFKA.md §2.7) takes effect.
+// lower — the vote is how a rolling change of assignor (docs/protocol.md §2.7) takes effect.
 var protocolVote = Property{
 	Name:      "protocol-vote",
 	Kind:      explorer.Always,
 	Statement: "a CompletingRebalance or Stable classic group's protocol is an assignor all members list with the most first-choice votes among those",
-	Source:    "KAFKA.md §1.2 (GroupMetadata.selectProtocol, candidateProtocols)",
+	Source:    "docs/protocol.md §1.2 (GroupMetadata.selectProtocol, candidateProtocols)",
 	Applies:   classic,
 	State: func(w *spec.World) string {
 		g := w.Coord

@@ -147,7 +147,7 @@ budget subscription-changes=1
 	{"kip848/commit-join-leave", kip848TwoAbsent + "budget joins=1 leaves=1\ncommits on\n"},
 	{"kip848/unsubscribe-resubscribe", strings.Replace(kip848Two, "member a topics=t\n", "member a topics=t alt-topics=-\n", 1) + "budget subscription-changes=2\n"},
 	// Blind spots of the 2026-12-02 full run: a classic member's subscription change (only
-	// KIP-848 worlds changed one), with commits: the eager, the seed's and Kafka's cooperative
+	// KIP-848 worlds changed one), with commits: the eager, KIP-429's and Kafka's cooperative
 	// reactions, and Java's commit after an assignment that misses the new subscription.
 	{"eager/subscription-changes", classicResubscribe("eager", "kafka", "range")},
 	{"cooperative-kip/subscription-changes", classicResubscribe("cooperative", "kip", "cooperative-sticky")},

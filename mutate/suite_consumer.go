@@ -3,7 +3,7 @@ package mutate
 // consumerWorlds are the worlds the triage of the full run of 2026-12-02 (main a47ddf5) added for
 // blind spots of impl/consumer: each comment names the mutants it catches.
 var consumerWorlds = []World{
-	// The seed's consumer asked by its assignor for a follow-up rebalance (KIP-441), with a
+	// The KIP variant's consumer asked by its assignor for a follow-up rebalance (KIP-441), with a
 	// partition added and a poll timeout: the follow-up may still be due when a metadata
 	// rejoin is under way, or after the poll timeout's reset with the JoinGroup in flight
 	// (UNJOINED, a round under way). Catches, by rejoin-cause, 495 (the follow-up carried out
@@ -21,7 +21,7 @@ budget followups=1 partition-additions=1 poll-timeouts=1
 	// synced's leaderMetadataStale keeps the rejoin MetadataChanged asked for (no classic
 	// world added a partition). Catches 728 (converges). 43 states.
 	{"eager/partition-additions", eagerOne + "budget partition-additions=1\n"},
-	// The seed's consumer (KIP-429 §1.b) seeing one of its two topics deleted: it loses that
+	// The KIP variant's consumer (KIP-429 §1.b) seeing one of its two topics deleted: it loses that
 	// topic's partition at once and keeps the other, so it rejoins owning something with its
 	// owned generation kept (no classic world deleted a topic). Catches 649 (revoke-before-
 	// reassign: the deleted partition dropped without a callback) and 654 (claims-truthful:
@@ -61,7 +61,7 @@ commits librdkafka
 	// a second fatal error) and 708 (a SyncGroup answer applied after the failure, also caught
 	// in static/twin-commits). 606 states.
 	{"static/twin-librdkafka-commits", staticTwins + "budget joins=1\ncommits librdkafka\n"},
-	// The seed's member with rebalance.protocol=cooperative over the eager range assignor (an
+	// The KIP variant's member with rebalance.protocol=cooperative over the eager range assignor (an
 	// upgrade's first bounce), leading alone when a partition is added: its metadata rejoin
 	// keeps what it owns (KIP-429 §1.b). Catches, by join-plan, 440 (the override ignored: the
 	// member revokes everything as the range assignor's eager protocol would). 43 states.
@@ -73,7 +73,7 @@ topic t 1
 member a topics=t protocol=cooperative
 budget partition-additions=1
 `},
-	// The seed's lone leader keeps its partition through a metadata rejoin (KIP-429 §1.b),
+	// KIP-429's lone leader keeps its partition through a metadata rejoin (KIP-429 §1.b),
 	// its SyncGroup answer is lost, and it changes its subscription before it retries: the
 	// retry must run onJoinPrepare again for the revoke-all trigger (§1.a) although this
 	// rebalance's first one has run. Catches, by join-plan, 690 (the retry skips onJoinPrepare

@@ -88,7 +88,7 @@ member c topics=t assignors=roundrobin,range
 	{"eager/duplicate-assignor", strings.Replace(eagerOne, "member a topics=t\n", "topic u 1\nmember a topics=t alt-topics=u assignors=range,range\n", 1) + "budget subscription-changes=1\n"},
 	// Two processes of one static instance with different assignor lists (310 states;
 	// protocol-vote): the second replaces the first in a Stable group and its first choice,
-	// roundrobin, is now the vote, so the group must rebalance (KAFKA.md §1.10); 253 (`||` →
+	// roundrobin, is now the vote, so the group must rebalance (docs/protocol.md §1.10); 253 (`||` →
 	// `&&`) and 255 (the rebalance dropped) keep the Stable group on range. No world changed
 	// the vote by a static replacement.
 	{"static/twin-vote", `protocol eager

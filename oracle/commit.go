@@ -102,7 +102,7 @@ func commitName(begin history.Event) string {
 // generationMovedOn reports whether a commit refused with ILLEGAL_GENERATION is explained by
 // the member itself having moved to a newer generation before the answer: a classic client
 // commits from its poll loop while its rejoin is parked on the same connection, and the
-// coordinator, answering in order, judges the commit after the JoinGroup (KAFKA.md §1.8). No
+// coordinator, answering in order, judges the commit after the JoinGroup (docs/protocol.md §1.8). No
 // one was fenced and nothing was accepted, so it is no zombie.
 func generationMovedOn(n *node, begin, end history.Event) bool {
 	return end.Err == "ILLEGAL_GENERATION" && begin.Gen > 0 && n.id.gen > begin.Gen

@@ -169,9 +169,9 @@ func (s *scan) acceptedAfterRemoval(b, e history.Event, member string, removal h
 }
 
 // rejoins reports whether request b may bring a removed member ID back: a KIP-848 member
-// rejoins with epoch 0 under its own ID (KAFKA.md §3.3), and after a Fenced event, which may
+// rejoins with epoch 0 under its own ID (docs/protocol.md §3.3), and after a Fenced event, which may
 // be about one generation only, a classic JoinGroup may too. After its own classic leave a
-// member ID is unknown for good (KAFKA.md §1.7).
+// member ID is unknown for good (docs/protocol.md §1.7).
 func rejoins(b, removal history.Event) bool {
 	if b.Op == history.ConsumerGroupHeartbeat {
 		return b.Gen == 0

@@ -13,7 +13,7 @@
 //
 // or, from a file, oracle.CheckReader(f, oracle.Options{}), or `groupcheck check-history FILE`.
 // A Report lists Violations (failures) and Zombies: overlaps explained by a member cut off
-// from the coordinator that had not yet learned it was fenced, which Kafka allows (PEERS.md
+// from the coordinator that had not yet learned it was fenced, which Kafka allows (docs/clients.md
 // §6.4) and which are classified rather than silently allowed; Report.Checked lists the
 // properties judged. Options.Linearizability plugs in the check of the coordinator's
 // operations against the reference coordinator (oracle.Linearizable); for CheckReader,
@@ -59,7 +59,7 @@
 //     its reaction after that: until its lost or revoke returns, or it begins an assign or a
 //     membership request, whichever is first. An overlap in which the earlier owner is
 //     doubtful is a zombie. The reaction is part of it because a client cannot release before it is told, and the
-//     lost callback is how it releases (kgo's KIP-848 zombie, PEERS.md §2);
+//     lost callback is how it releases (kgo's KIP-848 zombie, docs/clients.md §2);
 //   - stale after that reaction: it knew and went on still owning. An overlap with a stale
 //     node is a violation, which is how a client that skips onPartitionsLost is caught.
 //

@@ -31,7 +31,7 @@ func (b *hb) commitAs(node, member string, gen int32, ps history.Parts, errName 
 
 // cooperativeClean is two kgo-like classic cooperative-sticky members: c2 joins, c1 gives
 // t-2 and t-3 up in the first round and c2 takes them in the second, then c1 closes and c2
-// takes everything. Requests are as a wire tap sees them (PEERS.md §2 order within a session).
+// takes everything. Requests are as a wire tap sees them (docs/clients.md §2 order within a session).
 func cooperativeClean() history.History {
 	b := newHB()
 	b.step = int64(3 * time.Millisecond)
@@ -76,7 +76,7 @@ func cooperativeClean() history.History {
 	b.call(history.Event{Node: "c1", Proto: c, Op: history.LeaveGroup, Member: "m1", Gen: -1}, history.Event{})
 	b.end(cl, history.Event{})
 	b.call(history.Event{Node: "c2", Proto: c, Op: history.Heartbeat, Member: "m2", Gen: 3}, history.Event{Err: "REBALANCE_IN_PROGRESS"})
-	b.cbAs("c2", "m2", 3, history.Revoke, nil) // the end of a session, often empty (PEERS.md §2)
+	b.cbAs("c2", "m2", 3, history.Revoke, nil) // the end of a session, often empty (docs/clients.md §2)
 	b.call(history.Event{Node: "c2", Proto: c, Op: history.JoinGroup, Member: "m2", Gen: 3, Owned: high}, history.Event{Member: "m2", Gen: 4, Leader: "m2", Members: []string{"m2"}})
 	b.call(history.Event{Node: "c2", Proto: c, Op: history.SyncGroup, Member: "m2", Gen: 4, Assignments: map[string]history.Parts{"m2": all}}, history.Event{Parts: all})
 	b.gen("c2", "m2", 4)
@@ -85,7 +85,7 @@ func cooperativeClean() history.History {
 	return b.h
 }
 
-// consumerZombie is kgo's KIP-848 zombie (PEERS.md §2): c1 is cut off from the coordinator,
+// consumerZombie is kgo's KIP-848 zombie (docs/clients.md §2): c1 is cut off from the coordinator,
 // kfake fences it on its session timeout and hands its partitions to c2, c1's commits are
 // rejected, and after the heal c1 is told UNKNOWN_MEMBER_ID, calls onPartitionsLost and
 // rejoins with a new member ID. With skipLost, c1 rejoins without calling it (issue 7 item 3).

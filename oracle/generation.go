@@ -30,8 +30,8 @@ func (s *scan) generation(n *node, e history.Event) {
 }
 
 // resetGen reports whether gen is a value a client may drop to: KIP-848 joins with epoch 0
-// and leaves with -1 or -2 (KAFKA.md §3.1); a classic client with no generation says -1
-// (KAFKA.md §2.2). With the protocol unknown, the consumer protocol's values are allowed.
+// and leaves with -1 or -2 (docs/protocol.md §3.1); a classic client with no generation says -1
+// (docs/protocol.md §2.2). With the protocol unknown, the consumer protocol's values are allowed.
 func resetGen(proto string, gen int32) bool {
 	if proto == history.Classic {
 		return gen == -1

@@ -7,8 +7,8 @@ import "github.com/groupcheck/groupcheck/oracle/history"
 
 // fencing are the errors by which the coordinator tells a member it is no longer the member
 // (or generation, or epoch) it thinks it is: the classic client resets its generation and
-// calls onPartitionsLost (KAFKA.md §1.11, §2.1 table), the KIP-848 client moves to FENCED
-// (KAFKA.md §3.7), kgo abandons its assignment (PEERS.md §2).
+// calls onPartitionsLost (docs/protocol.md §1.11, §2.1 table), the KIP-848 client moves to FENCED
+// (docs/protocol.md §3.7), kgo abandons its assignment (docs/clients.md §2).
 var fencing = map[string]bool{
 	"UNKNOWN_MEMBER_ID":   true,
 	"ILLEGAL_GENERATION":  true,
@@ -19,7 +19,7 @@ var fencing = map[string]bool{
 
 // commitFencing are the commit rejections that show the committer's membership is gone.
 // STALE_MEMBER_EPOCH is not one: a KIP-848 commit carries an epoch, and a member whose epoch
-// moved on since it built the commit is still a member (KAFKA.md §3.1; kgo's comment on
+// moved on since it built the commit is still a member (docs/protocol.md §3.1; kgo's comment on
 // StaleMemberEpoch, "the server still has this member").
 var commitFencing = map[string]bool{
 	"UNKNOWN_MEMBER_ID":   true,
@@ -29,8 +29,8 @@ var commitFencing = map[string]bool{
 }
 
 // flowControl are errors that steer a healthy member through a rebalance and never mean it
-// lost anything: KIP-429 as shipped keeps owned partitions on both (KAFKA.md §2.1 table), and
-// kgo rejoins on them without calling onPartitionsLost (PEERS.md §2; consumer_group.go
+// lost anything: KIP-429 as shipped keeps owned partitions on both (docs/protocol.md §2.1 table), and
+// kgo rejoins on them without calling onPartitionsLost (docs/clients.md §2; consumer_group.go
 // joinAndSync). Every other failure, including a retriable one such as
 // COORDINATOR_LOAD_IN_PROGRESS, can end a client's session once its retries run out (kgo calls
 // onPartitionsLost on any failed manage-loop iteration), so it counts as evidence.
@@ -54,7 +54,7 @@ var membershipOps = map[string]bool{
 func answered(end history.Event) bool { return end.Note != history.Unfinished }
 
 // isLeave reports whether a request (its begin) asks to leave the group: LeaveGroup, or a
-// ConsumerGroupHeartbeat with epoch -1 or -2 (KAFKA.md §3.1, §3.6).
+// ConsumerGroupHeartbeat with epoch -1 or -2 (docs/protocol.md §3.1, §3.6).
 func isLeave(begin history.Event) bool {
 	return begin.Op == history.LeaveGroup || (begin.Op == history.ConsumerGroupHeartbeat && begin.Gen < 0)
 }

@@ -14,7 +14,7 @@ const (
 	// current: a member, as far as the history shows. Two current owners are a violation.
 	current status = iota
 	// doubtful: cut off or fenced and not yet told, or told and giving its partitions up
-	// (its lost callback, PEERS.md §2). An overlap in which it is the earlier owner is a
+	// (its lost callback, docs/clients.md §2). An overlap in which it is the earlier owner is a
 	// zombie.
 	doubtful
 	// stale: it knew it was no longer a member and moved on (rejoined, assigned, returned

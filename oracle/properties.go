@@ -7,16 +7,16 @@ const (
 	// partition at the same time, as their callbacks say (ownership from an assign's begin to
 	// the revoke's or lost's end, a crash, a restart or the end of a close). An overlap of
 	// positive duration is reported; one where the earlier owner was cut off or fenced and not
-	// yet told is a zombie (PEERS.md §6.4, "the epoch-qualified property"; KAFKA.md §1.12,
+	// yet told is a zombie (docs/clients.md §6.4, "the epoch-qualified property"; docs/protocol.md §1.12,
 	// §3.9).
 	ExclusiveOwnership = "exclusive-ownership"
 
 	// RevokeBeforeAssign: a new owner's onPartitionsAssigned begins only after the previous
 	// owner's onPartitionsRevoked (or Lost) for that partition returned. Judged on the
 	// callback edges in Seq order, so it also catches overlaps too short for the clock to show
-	// (KIP-429 seed, seeds/000: "revoke partitions as required before sending the join-group
-	// request"; KIP-848 seed, seeds/001: partitions are assigned "when they are revoked by the
-	// other members"; KAFKA.md §2.6, §3.4).
+	// (KIP-429 seed, docs/protocol.md §7: "revoke partitions as required before sending the join-group
+	// request"; KIP-848 draft, docs/protocol.md §8: partitions are assigned "when they are revoked by the
+	// other members"; docs/protocol.md §2.6, §3.4).
 	RevokeBeforeAssign = "revoke-before-assign"
 
 	// LostOnlyAfterMembershipLost: a member calls onPartitionsLost with partitions only when it
@@ -27,7 +27,7 @@ const (
 	// -2), lost is allowed, because Java's ConsumerCoordinator.onLeavePrepare calls
 	// onPartitionsLost instead of onPartitionsRevoked when a rebalance is in progress or the
 	// generation is unknown, before it sends LeaveGroup. An empty onPartitionsLost is never
-	// reported: kgo calls it routinely (PEERS.md §2, "Empty callbacks are normal"; KAFKA.md
+	// reported: kgo calls it routinely (docs/clients.md §2, "Empty callbacks are normal"; docs/protocol.md
 	// §2.1 table, §3.7).
 	LostOnlyAfterMembershipLost = "lost-only-after-membership-lost"
 
@@ -35,8 +35,8 @@ const (
 	// seen only on the wire) comes from a member that owned every
 	// committed partition when the commit began, and that had not been fenced (a Fenced event:
 	// the coordinator's own record) or left (an accepted leave, the end of its close) before it
-	// began, unless admitted again since (PEERS.md §6.4, "every commit from a fenced member is
-	// rejected"; KAFKA.md §1.8, §3.1, §3.9). A fencing answer alone does not count: it is what
+	// began, unless admitted again since (docs/clients.md §6.4, "every commit from a fenced member is
+	// rejected"; docs/protocol.md §1.8, §3.1, §3.9). A fencing answer alone does not count: it is what
 	// the member was told, and a test harness may inject one without fencing the member. A
 	// commit rejected with a fencing error is listed as a zombie, not a failure, unless it is
 	// ILLEGAL_GENERATION after the member's own rejoin moved it to a newer generation (the
@@ -45,14 +45,14 @@ const (
 
 	// GenerationMonotonic: within one member ID a node's observed generation (epoch) never goes
 	// down, except to the values a client resets to: 0, -1 or -2 in the consumer protocol
-	// (join, leave, static leave: KAFKA.md §3.1, §3.9) and -1 in the classic one (no
-	// generation: KAFKA.md §2.2).
+	// (join, leave, static leave: docs/protocol.md §3.1, §3.9) and -1 in the classic one (no
+	// generation: docs/protocol.md §2.2).
 	GenerationMonotonic = "generation-monotonic"
 
 	// ClaimsTruthful: a classic JoinGroup's owned list is what the member owns by its
 	// callbacks when it sends it (an assign counts from its begin, a revoke or lost until its
-	// end): the leader decides by these claims and cannot check them (KIP-429 §2; KAFKA.md
-	// §2.2; franz-go #686, BUGS.md B23). Only a claim that names partitions is judged: an
+	// end): the leader decides by these claims and cannot check them (KIP-429 §2; docs/protocol.md
+	// §2.2; franz-go #686, docs/bugs.md B23). Only a claim that names partitions is judged: an
 	// empty one cannot be told from one the recorder did not note.
 	ClaimsTruthful = "claims-truthful"
 
@@ -60,27 +60,27 @@ const (
 	// called, agree with each other: onPartitionsAssigned names only partitions the member does
 	// not hold, onPartitionsRevoked and onPartitionsLost only partitions it holds (a revoke or
 	// lost gives them up when it begins). Kafka's listener contract: assigned gets the
-	// partitions added, revoked and lost partitions previously assigned (KAFKA.md §2.6, §3.7;
+	// partitions added, revoked and lost partitions previously assigned (docs/protocol.md §2.6, §3.7;
 	// ConsumerRebalanceListener). A client whose callbacks contradict each other has lost
 	// track of what it owns, and every other ownership property reads its history wrongly.
 	CallbacksConsistent = "callbacks-consistent"
 
 	// OneLeaderPerGeneration: every accepted classic JoinGroup answer at one generation names
 	// the same leader: the coordinator elects one leader per generation and tells every member
-	// of it (KAFKA.md §1.4, "the leader is chosen once per generation"). Not judged once a
+	// of it (docs/protocol.md §1.4, "the leader is chosen once per generation"). Not judged once a
 	// static member appears: its rejoin renames the member and may keep the generation
-	// (KAFKA.md §1.10).
+	// (docs/protocol.md §1.10).
 	OneLeaderPerGeneration = "one-leader-per-generation"
 
 	// MemberIDUnique: a member ID the coordinator hands out (an answer to a JoinGroup or
 	// ConsumerGroupHeartbeat naming another ID than the request did, accepted or
-	// MEMBER_ID_REQUIRED) is handed to one node only (KAFKA.md §1.4: a fresh UUID per join
+	// MEMBER_ID_REQUIRED) is handed to one node only (docs/protocol.md §1.4: a fresh UUID per join
 	// without ID; §3.3).
 	MemberIDUnique = "member-id-unique"
 
 	// CoordinatorGenerationRises: generations only rise. A JoinGroup is not answered with a
 	// generation below one that an answer returned with before it began; a
-	// ConsumerGroupHeartbeat at epoch e > 0 is not answered with a lower epoch (KAFKA.md §1.3,
+	// ConsumerGroupHeartbeat at epoch e > 0 is not answered with a lower epoch (docs/protocol.md §1.3,
 	// §3.1, §3.9). Answers without a generation are not judged.
 	CoordinatorGenerationRises = "coordinator-generation-rises"
 
@@ -88,8 +88,8 @@ const (
 	// accepted LeaveGroup or ConsumerGroupHeartbeat at epoch -1) or that it removed (a Fenced
 	// event, its own record), begun after that, until it rejoins (a KIP-848 heartbeat at
 	// epoch 0; after a Fenced event, which may concern one generation only, a classic
-	// JoinGroup): a classic member ID that left is unknown (UNKNOWN_MEMBER_ID, KAFKA.md §1.6,
-	// §1.7), a removed KIP-848 member is fenced (KAFKA.md §3.3, §3.6). Requests with an instance ID (static
+	// JoinGroup): a classic member ID that left is unknown (UNKNOWN_MEMBER_ID, docs/protocol.md §1.6,
+	// §1.7), a removed KIP-848 member is fenced (docs/protocol.md §3.3, §3.6). Requests with an instance ID (static
 	// members keep their identity across member IDs) and leaves are not judged. A fencing
 	// answer alone does not count as removal: a harness may inject one.
 	RemovedStaysRemoved = "removed-stays-removed"

@@ -52,58 +52,58 @@ const lostV = LostOnlyAfterMembershipLost + " " + ClassViolation
 func lostOwned(b *hb) { b.cb("a", history.Assign, parts("t", 0)) }
 
 var lostCases = []propCase{
-	{"empty lost with no sign is normal", "PEERS.md §2 Empty callbacks are normal", "", func(b *hb) {
+	{"empty lost with no sign is normal", "docs/clients.md §2 Empty callbacks are normal", "", func(b *hb) {
 		b.cb("a", history.Lost, nil)
 		b.cb("a", history.Lost, history.Parts{})
 	}, nil, nil},
-	{"lost with partitions and no sign", "KAFKA.md §2.1 table", "", func(b *hb) {
+	{"lost with partitions and no sign", "docs/protocol.md §2.1 table", "", func(b *hb) {
 		lostOwned(b)
 		b.cb("a", history.Lost, parts("t", 0))
 	}, []string{lostV}, []string{"a called onPartitionsLost with t-0 at seq 5", "since its generation m-a/3 at seq 2"}},
-	{"lost after a cut", "PEERS.md §2 classic failure behaviour", "", func(b *hb) {
+	{"lost after a cut", "docs/clients.md §2 classic failure behaviour", "", func(b *hb) {
 		lostOwned(b)
 		b.instant(history.Cut, "a")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, nil, nil},
-	{"lost after a Fenced event", "PEERS.md §6.4", "", func(b *hb) {
+	{"lost after a Fenced event", "docs/clients.md §6.4", "", func(b *hb) {
 		lostOwned(b)
 		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a", Gen: 3})
 		b.cb("a", history.Lost, parts("t", 0))
 	}, nil, nil},
-	{"lost after a fencing answer", "KAFKA.md §3.7", "", func(b *hb) {
+	{"lost after a fencing answer", "docs/protocol.md §3.7", "", func(b *hb) {
 		lostOwned(b)
 		b.req("a", history.ConsumerGroupHeartbeat, "m-a", 3, "FENCED_MEMBER_EPOCH")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, nil, nil},
-	{"lost after REBALANCE_IN_PROGRESS only", "KAFKA.md §2.1: keep owned partitions, just rejoin", history.Classic, func(b *hb) {
+	{"lost after REBALANCE_IN_PROGRESS only", "docs/protocol.md §2.1: keep owned partitions, just rejoin", history.Classic, func(b *hb) {
 		lostOwned(b)
 		b.req("a", history.Heartbeat, "m-a", 3, "REBALANCE_IN_PROGRESS")
 		b.req("a", history.JoinGroup, "m-a", 3, "MEMBER_ID_REQUIRED")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, []string{lostV}, nil},
-	{"lost after retries ran out on COORDINATOR_LOAD_IN_PROGRESS", "PEERS.md §2: lost on every failed manage-loop iteration", history.Classic, func(b *hb) {
+	{"lost after retries ran out on COORDINATOR_LOAD_IN_PROGRESS", "docs/clients.md §2: lost on every failed manage-loop iteration", history.Classic, func(b *hb) {
 		lostOwned(b)
 		b.req("a", history.Heartbeat, "m-a", 3, "COORDINATOR_LOAD_IN_PROGRESS")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, nil, nil},
-	{"lost after a transport error", "PEERS.md §5 Kill mechanics", history.Classic, func(b *hb) {
+	{"lost after a transport error", "docs/clients.md §5 Kill mechanics", history.Classic, func(b *hb) {
 		lostOwned(b)
 		b.req("a", history.Heartbeat, "m-a", 3, "read tcp: connection reset by peer")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, nil, nil},
-	{"lost after a refused commit", "franz-go PR #1340 (PEERS.md §2)", history.Classic, func(b *hb) {
+	{"lost after a refused commit", "franz-go PR #1340 (docs/clients.md §2)", history.Classic, func(b *hb) {
 		lostOwned(b)
 		b.commit("a", parts("t", 0), "ILLEGAL_GENERATION")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, []string{CommitFromOwner + " " + ClassZombie}, nil},
-	{"a sign before the last generation is old news", "KAFKA.md §1.11", "", func(b *hb) {
+	{"a sign before the last generation is old news", "docs/protocol.md §1.11", "", func(b *hb) {
 		b.instant(history.Cut, "a")
 		b.instant(history.Heal, "a")
 		b.gen("a", "m-a", 4)
 		lostOwned(b)
 		b.cb("a", history.Lost, parts("t", 0))
 	}, []string{lostV}, nil},
-	{"a generation re-read inside the callback is not new", "PEERS.md §6.3: member and generation from GroupMetadata", "", func(b *hb) {
+	{"a generation re-read inside the callback is not new", "docs/clients.md §6.3: member and generation from GroupMetadata", "", func(b *hb) {
 		lostOwned(b)
 		b.instant(history.Cut, "a")
 		id := b.begin(history.Event{Kind: history.Lost, Node: "a", Parts: parts("t", 0)})
@@ -130,17 +130,17 @@ var lostCases = []propCase{
 		b.req("a", history.LeaveGroup, "m-a", 3, "")
 		b.end(cl, history.Event{})
 	}, nil, nil},
-	{"lost after an accepted LeaveGroup", "KAFKA.md §1.7: the leave gives the membership up", history.Classic, func(b *hb) {
+	{"lost after an accepted LeaveGroup", "docs/protocol.md §1.7: the leave gives the membership up", history.Classic, func(b *hb) {
 		lostOwned(b)
 		b.req("a", history.LeaveGroup, "m-a", 3, "")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, nil, nil},
-	{"lost after a consumer leave at epoch -1", "KAFKA.md §3.6", "", func(b *hb) {
+	{"lost after a consumer leave at epoch -1", "docs/protocol.md §3.6", "", func(b *hb) {
 		lostOwned(b)
 		b.req("a", history.ConsumerGroupHeartbeat, "m-a", -1, "")
 		b.cb("a", history.Lost, parts("t", 0))
 	}, nil, nil},
-	{"a leave before the last generation is old news", "KAFKA.md §1.4: rejoined", history.Classic, func(b *hb) {
+	{"a leave before the last generation is old news", "docs/protocol.md §1.4: rejoined", history.Classic, func(b *hb) {
 		b.req("a", history.LeaveGroup, "m-a", 3, "")
 		b.gen("a", "m-b", 1)
 		lostOwned(b)
@@ -170,25 +170,25 @@ const (
 func commitOwned(b *hb) { b.cb("a", history.Assign, parts("t", 0, 1)) }
 
 var commitCases = []propCase{
-	{"owner commits", "KAFKA.md §1.8", "", func(b *hb) {
+	{"owner commits", "docs/protocol.md §1.8", "", func(b *hb) {
 		commitOwned(b)
 		b.commit("a", parts("t", 0, 1), "")
 	}, nil, nil},
-	{"commit inside the revoke callback", "PEERS.md §2: the revoke callback, including any commit in it", "", func(b *hb) {
+	{"commit inside the revoke callback", "docs/clients.md §2: the revoke callback, including any commit in it", "", func(b *hb) {
 		commitOwned(b)
 		id := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 1)})
 		b.commit("a", parts("t", 1), "")
 		b.end(id, history.Event{})
 	}, nil, nil},
-	{"accepted commit after the revoke returned", "KAFKA.md §1.12: no commit accepted from a non-owner", "", func(b *hb) {
+	{"accepted commit after the revoke returned", "docs/protocol.md §1.12: no commit accepted from a non-owner", "", func(b *hb) {
 		commitOwned(b)
 		b.cb("a", history.Revoke, parts("t", 1))
 		b.commit("a", parts("t", 0, 1), "")
 	}, []string{commitV}, []string{"a did not own t-1 when it began"}},
-	{"accepted commit from a member that never owned", "KAFKA.md §1.12", "", func(b *hb) {
+	{"accepted commit from a member that never owned", "docs/protocol.md §1.12", "", func(b *hb) {
 		b.commit("a", parts("t", 5), "")
 	}, []string{commitV}, nil},
-	{"accepted commit after a Fenced event", "PEERS.md §6.4: every commit from a fenced member is rejected", "", func(b *hb) {
+	{"accepted commit after a Fenced event", "docs/clients.md §6.4: every commit from a fenced member is rejected", "", func(b *hb) {
 		commitOwned(b)
 		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
 		b.commit("a", parts("t", 0), "")
@@ -199,12 +199,12 @@ var commitCases = []propCase{
 		b.commit("a", parts("t", 0), "")
 		b.cb("a", history.Lost, parts("t", 0, 1))
 	}, nil, nil},
-	{"accepted commit after the member left", "KAFKA.md §3.6: epoch -1 leaves", "", func(b *hb) {
+	{"accepted commit after the member left", "docs/protocol.md §3.6: epoch -1 leaves", "", func(b *hb) {
 		commitOwned(b)
 		b.req("a", history.ConsumerGroupHeartbeat, "m-a", -1, "")
 		b.commit("a", parts("t", 0), "")
 	}, []string{commitV}, nil},
-	{"accepted commit after rejoining", "KAFKA.md §1.4", "", func(b *hb) {
+	{"accepted commit after rejoining", "docs/protocol.md §1.4", "", func(b *hb) {
 		commitOwned(b)
 		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
 		b.req("a", history.JoinGroup, "m-a", 3, "")
@@ -218,23 +218,23 @@ var commitCases = []propCase{
 		b.commit("a", parts("t", 0), "")
 		b.commit("a", parts("t", 1), "")
 	}, []string{commitV}, []string{"a did not own t-1 when it began"}},
-	{"a zombie's commit is rejected", "PEERS.md §2: its commits are rejected", "", func(b *hb) {
+	{"a zombie's commit is rejected", "docs/clients.md §2: its commits are rejected", "", func(b *hb) {
 		commitOwned(b)
 		b.instant(history.Cut, "a")
 		b.commit("a", parts("t", 0), "UNKNOWN_MEMBER_ID")
 	}, []string{commitZ}, []string{"rejected with UNKNOWN_MEMBER_ID", "a was cut off"}},
-	{"ILLEGAL_GENERATION after the member's own rejoin moved the generation on", "conformance/confluent rejected-commit-during-rejoin-cooperative-sticky.jsonl; KAFKA.md §1.8", history.Classic, func(b *hb) {
+	{"ILLEGAL_GENERATION after the member's own rejoin moved the generation on", "conformance/confluent rejected-commit-during-rejoin-cooperative-sticky.jsonl; docs/protocol.md §1.8", history.Classic, func(b *hb) {
 		commitOwned(b)
 		join := b.begin(history.Event{Kind: history.Request, Node: "a", Op: history.JoinGroup, Member: "m-a", Gen: 3})
 		c := b.begin(history.Event{Kind: history.Commit, Node: "a", Parts: parts("t", 0), Gen: 3})
 		b.end(join, history.Event{Member: "m-a", Gen: 4})
 		b.end(c, history.Event{Err: "ILLEGAL_GENERATION"})
 	}, nil, nil},
-	{"ILLEGAL_GENERATION at the member's own generation is a zombie", "PEERS.md §2", history.Classic, func(b *hb) {
+	{"ILLEGAL_GENERATION at the member's own generation is a zombie", "docs/clients.md §2", history.Classic, func(b *hb) {
 		commitOwned(b)
 		b.end(b.begin(history.Event{Kind: history.Commit, Node: "a", Parts: parts("t", 0), Gen: 3}), history.Event{Err: "ILLEGAL_GENERATION"})
 	}, []string{commitZ}, nil},
-	{"a stale-epoch rejection is not fencing", "KAFKA.md §3.1: STALE_MEMBER_EPOCH", "", func(b *hb) {
+	{"a stale-epoch rejection is not fencing", "docs/protocol.md §3.1: STALE_MEMBER_EPOCH", "", func(b *hb) {
 		commitOwned(b)
 		b.commit("a", parts("t", 0), "STALE_MEMBER_EPOCH")
 	}, nil, nil},
@@ -249,26 +249,26 @@ func TestCommitFromOwner(t *testing.T) { runCases(t, commitCases) }
 const genV = GenerationMonotonic + " " + ClassViolation
 
 var genCases = []propCase{
-	{"up and equal", "KAFKA.md §3.9", "", func(b *hb) {
+	{"up and equal", "docs/protocol.md §3.9", "", func(b *hb) {
 		b.gen("a", "m-a", 5)
 		b.gen("a", "m-a", 5)
 	}, nil, nil},
-	{"down", "KAFKA.md §3.9: never decreases", "", func(b *hb) {
+	{"down", "docs/protocol.md §3.9: never decreases", "", func(b *hb) {
 		b.gen("a", "m-a", 2)
 	}, []string{genV}, []string{"member m-a, observed generation 2 at seq 3 (t 2ms) after 3 at seq 2"}},
-	{"consumer resets to 0, -1, -2", "KAFKA.md §3.1", "", func(b *hb) {
+	{"consumer resets to 0, -1, -2", "docs/protocol.md §3.1", "", func(b *hb) {
 		b.gen("a", "m-a", 0)
 		b.gen("a", "m-a", 4)
 		b.gen("a", "m-a", -1)
 		b.gen("a", "m-a", 5)
 		b.gen("a", "m-a", -2)
 	}, nil, nil},
-	{"classic resets only to -1", "KAFKA.md §2.2", history.Classic, func(b *hb) {
+	{"classic resets only to -1", "docs/protocol.md §2.2", history.Classic, func(b *hb) {
 		b.gen("a", "m-a", -1)
 		b.gen("a", "m-a", 4)
 		b.gen("a", "m-a", 0)
 	}, []string{genV}, nil},
-	{"another member ID starts afresh", "KAFKA.md §3.7", "", func(b *hb) {
+	{"another member ID starts afresh", "docs/protocol.md §3.7", "", func(b *hb) {
 		b.gen("a", "m-b", 1)
 	}, nil, nil},
 	{"a restart starts afresh", "brief: Start again", "", func(b *hb) {
@@ -301,12 +301,12 @@ var claimCases = []propCase{
 		b.cb("a", history.Assign, parts("t", 0))
 		join(b, nil)
 	}, nil, nil},
-	{"claims a partition it revoked (franz-go #686)", "BUGS.md B23", history.Classic, func(b *hb) {
+	{"claims a partition it revoked (franz-go #686)", "docs/bugs.md B23", history.Classic, func(b *hb) {
 		b.cb("a", history.Assign, parts("t", 0, 1))
 		b.cb("a", history.Revoke, parts("t", 1))
 		join(b, parts("t", 0, 1))
 	}, []string{claimV}, []string{"claims (t-0,t-1) but by its callbacks it owns (t-0): t-1 misstated"}},
-	{"omits a partition whose revoke has not returned", "KAFKA.md §2.6", history.Classic, func(b *hb) {
+	{"omits a partition whose revoke has not returned", "docs/protocol.md §2.6", history.Classic, func(b *hb) {
 		b.cb("a", history.Assign, parts("t", 0, 1))
 		id := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 1)})
 		join(b, parts("t", 0))
@@ -319,13 +319,13 @@ func TestClaimsTruthful(t *testing.T) { runCases(t, claimCases) }
 const cbV = CallbacksConsistent + " " + ClassViolation
 
 var callbackCases = []propCase{
-	{"assign, revoke, assign again", "KAFKA.md §2.6: callbacks are deltas", "", func(b *hb) {
+	{"assign, revoke, assign again", "docs/protocol.md §2.6: callbacks are deltas", "", func(b *hb) {
 		b.cb("a", history.Assign, parts("t", 0, 1))
 		b.cb("a", history.Revoke, parts("t", 1))
 		b.cb("a", history.Assign, parts("t", 1))
 		b.cb("a", history.Lost, parts("t", 0, 1))
 	}, []string{lostV}, nil},
-	{"eager: revoke everything, assign everything", "KAFKA.md §2.1 eager", history.Classic, func(b *hb) {
+	{"eager: revoke everything, assign everything", "docs/protocol.md §2.1 eager", history.Classic, func(b *hb) {
 		b.cb("a", history.Assign, parts("t", 0, 1))
 		b.cb("a", history.Revoke, parts("t", 0, 1))
 		b.cb("a", history.Assign, parts("t", 0, 1))
@@ -374,21 +374,21 @@ func wire(b *hb, member string, ps history.Parts, errName string) {
 }
 
 var wireCases = []propCase{
-	{"owner's wire commit", "KAFKA.md §1.8", "", func(b *hb) {
+	{"owner's wire commit", "docs/protocol.md §1.8", "", func(b *hb) {
 		commitOwned(b)
 		wire(b, "m-a", parts("t", 0, 1), "")
 	}, nil, nil},
-	{"wire commit of a partition it does not own", "KAFKA.md §1.12: no commit accepted from a non-owner", "", func(b *hb) {
+	{"wire commit of a partition it does not own", "docs/protocol.md §1.12: no commit accepted from a non-owner", "", func(b *hb) {
 		commitOwned(b)
 		b.cb("a", history.Revoke, parts("t", 1))
 		wire(b, "m-a", parts("t", 0, 1), "")
 	}, []string{commitV}, []string{"a's OffsetCommit (seen only on the wire) of t-0,t-1", "a did not own t-1 when it began"}},
-	{"wire commit after a Fenced event", "PEERS.md §6.4", "", func(b *hb) {
+	{"wire commit after a Fenced event", "docs/clients.md §6.4", "", func(b *hb) {
 		commitOwned(b)
 		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
 		wire(b, "m-a", parts("t", 0), "")
 	}, []string{commitV, RemovedStaysRemoved + " " + ClassViolation}, nil},
-	{"a zombie's wire commit is rejected", "PEERS.md §2", "", func(b *hb) {
+	{"a zombie's wire commit is rejected", "docs/clients.md §2", "", func(b *hb) {
 		commitOwned(b)
 		b.instant(history.Cut, "a")
 		wire(b, "m-a", parts("t", 0), "UNKNOWN_MEMBER_ID")
@@ -400,7 +400,7 @@ var wireCases = []propCase{
 		wire(b, "m-a", parts("t", 1), "")
 		b.end(id, history.Event{})
 	}, []string{commitV}, []string{"a's commit of t-1"}},
-	{"a commit from outside the group is not judged", "KAFKA.md §1.8: generation -1, no member ID", "", func(b *hb) {
+	{"a commit from outside the group is not judged", "docs/protocol.md §1.8: generation -1, no member ID", "", func(b *hb) {
 		wire(b, "", parts("t", 7), "")
 	}, nil, nil},
 }

@@ -288,7 +288,7 @@ func (s *scan) membershipAnswer(n *node, b, e history.Event) {
 	case fencing[e.Err]:
 		// Not n.fence: an answer is what the member is told, and a harness can tell it without
 		// fencing it (franz-go conformance's Fence step leaves kfake's state unchanged); what
-		// the coordinator did is what a Fenced event records (PEERS.md §6.4).
+		// the coordinator did is what a Fenced event records (docs/clients.md §6.4).
 		n.doubt(e)
 		n.learn(e)
 	}

@@ -18,11 +18,11 @@ type Config struct {
 	Protocol impl.RebalanceProtocol // the protocol the members' default assignor lists imply
 	// ConsumerProtocol is `protocol consumer`: KIP-848's ConsumerGroupHeartbeat protocol, with
 	// the impl/kip848 coordinator and impl/kip848client members. Protocol is then unused
-	// (Eager), Consumer selects the kip848 variant (Kafka as shipped, KIP = seed 001), and
+	// (Eager), Consumer selects the kip848 variant (Kafka as shipped, KIP = docs/protocol.md §8), and
 	// Coordinator must be Kafka: there is one KIP-848 coordinator.
 	ConsumerProtocol bool
-	Consumer         impl.Variant         // consumer and leader: Kafka or KIP (seed 000); KIP-848: the kip848 variant
-	Coordinator      impl.Variant         // coordinator: Kafka or KIP (KIP-423, seed 004)
+	Consumer         impl.Variant         // consumer and leader: Kafka or KIP (docs/protocol.md §7); KIP-848: the kip848 variant
+	Coordinator      impl.Variant         // coordinator: Kafka or KIP (KIP-423, docs/protocol.md §4)
 	Assignor         string               // range, roundrobin, sticky, cooperative-sticky, any; KIP-848: uniform, range, any
 	Topics           []impl.TopicMetadata // sorted by name
 	Members          []MemberConfig       // in slot order; names distinct
@@ -58,7 +58,7 @@ type MemberConfig struct {
 	// AsyncKafkaConsumer subscribeInternal) — and the next one subscribes to Topics again.
 	Unsubscribes        bool
 	Assignors           []string                // preference order; empty = derived from Config.Protocol and Assignor
-	Protocol            *impl.RebalanceProtocol // the seed's rebalance.protocol (consumer kip only); nil = from assignors
+	Protocol            *impl.RebalanceProtocol // KIP-429's rebalance.protocol (consumer kip only); nil = from assignors
 	SubscriptionVersion int8                    // 0, 1 or 2: what this member writes, and reads as leader
 	JoinVersion         int16                   // JoinGroup version: ≥ 4 is the two-step join (KIP-394)
 	Absent              bool                    // not running at the start; joins later within the join budget
@@ -95,11 +95,11 @@ type Budget struct {
 	SyncTimeouts        int // the sync phase times out while a live member has not synced
 	PollTimeouts        int // a live member exceeds max.poll.interval.ms and leaves
 	// RebalanceTimeouts: a live KIP-848 member's rebalance timer fires while it has not
-	// acknowledged a revocation (protocol consumer only; KAFKA.md §3.5).
+	// acknowledged a revocation (protocol consumer only; docs/protocol.md §3.5).
 	RebalanceTimeouts int
 	// Hangs: a live leader's poll thread hangs for good in its assignor while its heartbeat
 	// thread goes on, so its session never expires of itself and it never sends SyncGroup
-	// (classic protocols only; the KAFKA-12890 setting, BUGS.md B3). Its max.poll.interval.ms
+	// (classic protocols only; the KAFKA-12890 setting, docs/bugs.md B3). Its max.poll.interval.ms
 	// is taken to be unbounded, as Kafka Streams once configured it: nothing makes it leave.
 	Hangs int
 	// Failovers: the group's coordinator moves to another broker, which loads the group from
@@ -119,7 +119,7 @@ type Budget struct {
 var assignorNames = []string{"range", "roundrobin", "sticky", "cooperative-sticky", "any"}
 
 // serverAssignorNames are the KIP-848 server assignors (group.consumer.assignors) and "any":
-// every valid target assignment (KAFKA.md §3.3 step 5).
+// every valid target assignment (docs/protocol.md §3.3 step 5).
 var serverAssignorNames = []string{"uniform", "range", "any"}
 
 // Validate checks the config and names the first bad field. Each error opens with what it is
@@ -142,7 +142,7 @@ func (c Config) Validate() error {
 	if c.Protocol == impl.Eager && c.Assignor == "cooperative-sticky" {
 		for _, m := range c.Members {
 			if len(m.Assignors) == 0 {
-				return fmt.Errorf("member %s: assignors: cooperative-sticky alone makes a member cooperative (KAFKA.md §2.1); under protocol eager list them, e.g. assignors=cooperative-sticky,range", m.Name)
+				return fmt.Errorf("member %s: assignors: cooperative-sticky alone makes a member cooperative (docs/protocol.md §2.1); under protocol eager list them, e.g. assignors=cooperative-sticky,range", m.Name)
 			}
 		}
 	}
@@ -219,7 +219,7 @@ func (c Config) validateMember(i int, m MemberConfig) error {
 		case len(m.Assignors) > 0:
 			return fmt.Errorf("member %s: assignors: classic-protocol only (protocol consumer assigns on the server: use the assignor directive)", m.Name)
 		case m.Protocol != nil:
-			return fmt.Errorf("member %s: protocol: classic-protocol only (the seed's rebalance.protocol)", m.Name)
+			return fmt.Errorf("member %s: protocol: classic-protocol only (KIP-429's rebalance.protocol)", m.Name)
 		}
 		return nil
 	}
@@ -233,7 +233,7 @@ func (c Config) validateMember(i int, m MemberConfig) error {
 		return fmt.Errorf("member %s: static membership needs join version ≥ 5 (KIP-345), got %d", m.Name, m.JoinVersion)
 	}
 	if m.Protocol != nil && c.Consumer != impl.KIP {
-		return fmt.Errorf("member %s: protocol: a per-member rebalance.protocol is the seed's config (consumer kip); Kafka derives it from the assignors (KAFKA.md §2.1)", m.Name)
+		return fmt.Errorf("member %s: protocol: a per-member rebalance.protocol is KIP-429's config (consumer kip); Kafka derives it from the assignors (docs/protocol.md §2.1)", m.Name)
 	}
 	for _, a := range m.Assignors {
 		if !slices.Contains(assignorNames[:4], a) {
@@ -300,8 +300,8 @@ func (c Config) MemberAssignors(i int) []string {
 }
 
 // MemberProtocol is the slot's rebalance protocol. Under consumer kafka it is the highest
-// protocol every one of the member's assignors supports (KAFKA.md §2.1: only cooperative-sticky
-// supports cooperative); under consumer kip it is the seed's rebalance.protocol setting: the
+// protocol every one of the member's assignors supports (docs/protocol.md §2.1: only cooperative-sticky
+// supports cooperative); under consumer kip it is KIP-429's rebalance.protocol setting: the
 // member's own, else the config's.
 func (c Config) MemberProtocol(i int) impl.RebalanceProtocol {
 	if c.Consumer == impl.KIP {

@@ -51,7 +51,7 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 		{"budget range", base + "budget crashes=9\n", "budget crashes: 9 outside 0..8"},
 		{"bad fault", base + "fault gremlins\n", `fault: unknown mutant "gremlins"`},
 		{"zero partitions", strings.Replace(base, "topic t 2", "topic t 0", 1), "topic t: partitions 0 outside 1..16"},
-		{"member protocol under kafka", base + "member b topics=t protocol=cooperative\n", "member b: protocol: a per-member rebalance.protocol is the seed's config"},
+		{"member protocol under kafka", base + "member b topics=t protocol=cooperative\n", "member b: protocol: a per-member rebalance.protocol is KIP-429's config"},
 		{"eager cooperative-sticky", strings.Replace(base, "assignor range", "assignor cooperative-sticky", 1), "cooperative-sticky alone makes a member cooperative"},
 		{"unknown commit client", base + "commits sarama\n", `commits: "sarama" is not one of franz-go, java, librdkafka, off, on`},
 		{"client member ids under classic", base + "member-ids client\n", "member-ids client: KIP-1082 is for protocol consumer"},
@@ -157,7 +157,7 @@ func TestOnFatal(t *testing.T) {
 }
 
 func TestMemberProtocol(t *testing.T) {
-	// Reference: KAFKA.md §2.1 (protocol = highest supported by all assignors) and §2.7.
+	// Reference: docs/protocol.md §2.1 (protocol = highest supported by all assignors) and §2.7.
 	c, err := ParseConfig("x", strings.NewReader(`protocol cooperative
 consumer kafka
 coordinator kafka
@@ -180,7 +180,7 @@ member b topics=t assignors=cooperative-sticky,range
 // TestGroupMaxSize: group-max-size parses, round-trips and reaches the coordinators' limit —
 // a second member of a group of at most one is refused with GROUP_MAX_SIZE_REACHED, which
 // stops it (Java throws it to the application), in both protocols; without the directive no
-// member is refused. KAFKA.md §1.4, §3.3.
+// member is refused. docs/protocol.md §1.4, §3.3.
 func TestGroupMaxSize(t *testing.T) {
 	for _, proto := range []string{"protocol eager\nassignor range\n", "protocol consumer\nassignor uniform\n"} {
 		base := proto + "consumer kafka\ncoordinator kafka\ntopic t 1\nmember a topics=t\nmember b topics=t\n"
@@ -222,7 +222,7 @@ func TestGroupMaxSize(t *testing.T) {
 // TestUnsubscribeAsSubscriptionChange: alt-topics=- parses and round-trips under protocol
 // consumer, is refused elsewhere and beside other alt-topics, and makes the subscription
 // change an unsubscribe (the client leaves: UNSUBSCRIBED) and the next one a subscribe again
-// (it rejoins). KAFKA.md §3.7.
+// (it rejoins). docs/protocol.md §3.7.
 func TestUnsubscribeAsSubscriptionChange(t *testing.T) {
 	base := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 1\nbudget subscription-changes=2\n"
 	c, err := ParseConfigString("x.conf", base+"member a topics=t alt-topics=-\n")

@@ -19,8 +19,8 @@ import (
 // tests walk every preset and check that the two agree, so a field added to a role and
 // forgotten by the fast encoder is caught. Two rules make the encoding canonical:
 //
-//   - Generations are encoded relative to the coordinator's current generation (DESIGN.md
-//     "Keeping the world finite"). Every role only compares generations (equality, and order in
+//   - Generations are encoded relative to the coordinator's current generation (docs/protocol.md
+//     §6.3). Every role only compares generations (equality, and order in
 //     the cooperative-sticky arbitration), never reads their absolute value, and NoGeneration
 //     (-1) keeps its own code; so worlds that differ only by a shift of every generation behave
 //     alike, and a rebalance storm becomes a cycle instead of an endless chain of new states.

@@ -105,7 +105,7 @@ func (e AssignEvent) String() string {
 }
 
 // TargetEvent: the KIP-848 coordinator installed a new target assignment at Epoch (the
-// lazy computation of KAFKA.md §3.3 step 5, run by the heartbeat the step delivered).
+// lazy computation of docs/protocol.md §3.3 step 5, run by the heartbeat the step delivered).
 type TargetEvent struct {
 	Epoch  impl.Epoch
 	Target kip848.Target

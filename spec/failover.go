@@ -28,7 +28,7 @@ import (
 // What it gives up: the new coordinator is known the moment the old one is gone
 // (FindCoordinator never answers COORDINATOR_NOT_AVAILABLE), a failover does not happen while
 // the previous one's coordinator still loads, and the old broker answers at once what it
-// already held parked. Reference: KAFKA.md §1.3 ("any → Dead": unloaded), §1.4–§1.8
+// already held parked. Reference: docs/protocol.md §1.3 ("any → Dead": unloaded), §1.4–§1.8
 // (group-level status errors), §1.11 (coordinator errors keep member id and generation).
 
 // FailoverEvent: the group's coordinator moved and the new one loaded the group from the log

@@ -18,7 +18,7 @@ import (
 //	name        NAME                          optional; defaults to the file's name
 //	protocol    eager | cooperative | consumer  required; consumer is KIP-848
 //	consumer    kafka | kip                   required: consumer and leader variant; under
-//	                                          protocol consumer the kip848 variant (kip = seed 001)
+//	                                          protocol consumer the kip848 variant (kip = docs/protocol.md §8)
 //	coordinator kafka | kip423                required: coordinator variant; kafka under protocol
 //	                                          consumer (its one coordinator; kip423 is an error)
 //	assignor    range | roundrobin | sticky | cooperative-sticky | any    required
@@ -26,7 +26,7 @@ import (
 //	topic       NAME PARTITIONS               at least one
 //	member      NAME topics=T1,T2 [alt-topics=T3|-] [static] [absent]
 //	            [version=0|1|2] [join-version=N] [assignors=A1,A2]
-//	            [protocol=eager|cooperative]      (consumer kip only: the seed's rebalance.protocol)
+//	            [protocol=eager|cooperative]      (consumer kip only: KIP-429's rebalance.protocol)
 //	            [instance=NAME]               static only: the group.instance.id, if not the
 //	                                          member's name (two members may share one: two
 //	                                          processes with one instance id)
@@ -70,7 +70,7 @@ import (
 //	                                          group.max.size (classic) or
 //	                                          group.consumer.max.size (KIP-848); a member
 //	                                          joining a full group is refused with
-//	                                          GROUP_MAX_SIZE_REACHED (KAFKA.md §1.4, §3.3)
+//	                                          GROUP_MAX_SIZE_REACHED (docs/protocol.md §1.4, §3.3)
 //
 // Every directive but topic, member, budget and fault may appear once. Parsing is strict: an
 // unknown directive, key or value, a repeated directive or a missing required one is an error
@@ -306,7 +306,7 @@ func (p *parser) topic(args []string) error {
 // membership without SkipAssignment (Java 2.3–3.1, and clients that stop at v5: a restarted
 // static leader is told the old leader id), 4 the two-step join of KIP-394 without static
 // membership, 0–3 the one-step join. SyncGroup carries nothing the model distinguishes by
-// version. KAFKA.md §1.1, §1.10.
+// version. docs/protocol.md §1.1, §1.10.
 const DefaultJoinVersion = 9
 
 func (p *parser) member(args []string) error {

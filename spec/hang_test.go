@@ -53,7 +53,7 @@ func enabledText(w World, text string) bool {
 	return ok
 }
 
-// TestHang: the leader's poll thread hangs in its assignor (budget hangs; BUGS.md B3's
+// TestHang: the leader's poll thread hangs in its assignor (budget hangs; docs/bugs.md B3's
 // setting). The hung process takes no step and handles no response; its heartbeats keep its
 // session (session expiry costs budget) while the sync timer, which waits for its SyncGroup,
 // is free; it can still crash.

@@ -11,7 +11,7 @@ import (
 // freshID is the member id the coordinator hands to slot name's next unknown joiner:
 // "name#n" for the smallest n ≥ 1 that nothing in the world refers to — not the coordinator,
 // no consumer, no message in flight. An id nobody remembers is as good as a new one, so reuse
-// keeps identities finite (DESIGN.md "Keeping the world finite") and canonical without a
+// keeps identities finite (docs/protocol.md §6.3) and canonical without a
 // counter in the state.
 func freshID(w World, name string) impl.MemberID {
 	used := map[impl.MemberID]bool{}

@@ -9,8 +9,8 @@ package spec
 // bounds, and a pause longer than the session timeout is exactly what it is for. Resume is a
 // fair action (the pause ends), so a paused member is never stuck for good; when it resumes it
 // acts on its old state — owning what it owned, at the generation (or epoch) it had — until a
-// response tells it otherwise: the zombie window of KAFKA.md §1.12, now as wide as the pause.
-// Reference: KAFKA.md §1.9 (session timeout), §1.12; KIP-345 (long pauses motivated static
+// response tells it otherwise: the zombie window of docs/protocol.md §1.12, now as wide as the pause.
+// Reference: docs/protocol.md §1.9 (session timeout), §1.12; KIP-345 (long pauses motivated static
 // membership).
 
 // pause is Pause (a live member stops, within the budget) or Resume (a paused one goes on).

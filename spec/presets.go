@@ -58,7 +58,7 @@ member b topics=t
 budget crashes=1 session-timeouts=1
 commits on
 `},
-	{"cooperative-kip", "KIP-429 as the seed writes it (leader plan, NEEDS_REJOIN); a crash and a session timeout", `
+	{"cooperative-kip", "KIP-429 as written (leader plan, NEEDS_REJOIN); a crash and a session timeout", `
 protocol cooperative
 consumer kip
 coordinator kafka
@@ -138,7 +138,7 @@ commits on
 `},
 	{"static-slow-rejoin", "static members as shipped, one slow rejoin (a join timeout): the deadline keeps the absent one (KAFKA-8220); commits", staticSlowRejoin("cooperative", "cooperative-sticky")},
 	{"static-slow-rejoin-eager", "the same slow static rejoin under eager range; commits", staticSlowRejoin("eager", "range")},
-	{"upgrade-v0-leader", "seed hazard: a v0-only eager member (it may lead) beside cooperative v1 members", `
+	{"upgrade-v0-leader", "KIP-429 hazard: a v0-only eager member (it may lead) beside cooperative v1 members", `
 protocol cooperative
 consumer kip
 coordinator kafka
@@ -149,7 +149,7 @@ member b topics=t version=1 assignors=range protocol=cooperative
 member c topics=t version=1 assignors=range protocol=cooperative absent
 budget joins=1
 `},
-	{"upgrade-skip-bounce", "seed hazard: skipping the double bounce, old v0 eager members beside a new v1 cooperative one", `
+	{"upgrade-skip-bounce", "KIP-429 hazard: skipping the double bounce, old v0 eager members beside a new v1 cooperative one", `
 protocol cooperative
 consumer kip
 coordinator kafka
@@ -160,7 +160,7 @@ member b topics=t version=0 assignors=range protocol=eager
 member c topics=t version=1 assignors=range protocol=cooperative absent
 budget joins=1 leaves=1
 `},
-	{"upgrade-bounce1", "the seed's first bounce done right: a v0 leader, v1 members still eager", `
+	{"upgrade-bounce1", "KIP-429's first bounce done right: a v0 leader, v1 members still eager", `
 protocol eager
 consumer kip
 coordinator kafka
@@ -173,7 +173,7 @@ budget joins=1
 `},
 	{"cooperative-three", "three shipped cooperative-sticky members: a third joins, a crash, a session timeout; three partitions", threeCooperative + "budget joins=1 crashes=1 session-timeouts=1\n"},
 	{"cooperative-three-crash", "three shipped cooperative-sticky members: a third joins and a crash, no session timeout; three partitions (the largest classic three-member world exhausted here)", threeCooperative + "budget joins=1 crashes=1\n"},
-	{"kip848-kafka", "KIP-848 as Apache Kafka ships it (KAFKA.md §3): a crash and a session timeout; commits", `
+	{"kip848-kafka", "KIP-848 as Apache Kafka ships it (docs/protocol.md §3): a crash and a session timeout; commits", `
 protocol consumer
 consumer kafka
 coordinator kafka
@@ -195,7 +195,7 @@ member b topics=t
 member c topics=t absent
 budget joins=1 crashes=1 session-timeouts=1
 `},
-	{"kip848-kip", "the same KIP-848 world under seed 001's reconciliation (revoke, acknowledge, then assign)", `
+	{"kip848-kip", "the same KIP-848 world under the KIP-848 draft's reconciliation of docs/protocol.md §8 (revoke, acknowledge, then assign)", `
 protocol consumer
 consumer kip
 coordinator kafka

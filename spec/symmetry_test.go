@@ -52,7 +52,7 @@ member a topics=t static
 member b topics=t static
 budget restarts=1
 `,
-	// seed 001's reconciliation; a subscription change to another topic and a crash.
+	// docs/protocol.md §8's reconciliation; a subscription change to another topic and a crash.
 	"kip848-resubscribe": `
 protocol consumer
 consumer kip

@@ -112,7 +112,7 @@ func checkLines(vs []Violation) []string {
 // notEnabled is the output of an action that is not enabled where the trace takes it.
 const notEnabled = "not enabled"
 
-// planLine renders the seed's cooperative leader plan under its assign event (KIP-429 §2):
+// planLine renders the KIP variant's cooperative leader plan under its assign event (KIP-429 §2):
 // the three sets, what is withheld, and the error every member gets (NEEDS_REJOIN).
 func planLine(p *leader.PlanResult) string {
 	return fmt.Sprintf("  plan: owned=%s assigned=%s maybe-revoking=%s ready-to-migrate=%s unknown-but-owned=%s withheld=%s error=%s",

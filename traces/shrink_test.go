@@ -10,7 +10,7 @@ import (
 
 // TestShrinkMergesARun: a run of steps that is needed as a whole, though each of its steps
 // alone is not what the violation needs, cannot be dropped but can be merged. The zombie
-// scenario's session expiry of a live member (KAFKA.md §1.12) is replaced by the other way a
+// scenario's session expiry of a live member (docs/protocol.md §1.12) is replaced by the other way a
 // live member leaves the group without knowing it has lost its partitions: its poll timeout
 // (the heartbeat thread sends LeaveGroup) and the LeaveGroup's delivery. Dropping either
 // step loses the violation; dropping alone stops at the padded length, and merging the two

@@ -13,7 +13,7 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// buggyConfig is an eager world with the franz-go #686 fault (BUGS.md B23): a member that
+// buggyConfig is an eager world with the franz-go #686 fault (docs/bugs.md B23): a member that
 // revoked everything still advertises its last assignment as owned. Explored in 0.2s.
 const buggyConfig = `name buggy
 protocol eager

@@ -15,11 +15,11 @@ import (
 	"github.com/groupcheck/groupcheck/spec"
 )
 
-// walkthroughs regenerates the seed walk-through scenarios below from their worlds and goals:
+// walkthroughs regenerates the KIP-429 walk-through scenarios below from their worlds and goals:
 // go test ./traces -run TestWalkthroughs -walkthroughs. Without it the test checks that each
 // file still is what its generator finds (same actions), so a model change that moves a
 // story shows here; TestScenarios replays them and TestScenarioStories pins what they show.
-var walkthroughs = flag.Bool("walkthroughs", false, "regenerate the seed walk-through scenarios of traces/scenarios")
+var walkthroughs = flag.Bool("walkthroughs", false, "regenerate the KIP-429 walk-through scenarios of traces/scenarios")
 
 // step is one step of a search: the world before, the action, its events, the world after.
 type step struct {
@@ -28,8 +28,8 @@ type step struct {
 	ev        []spec.Event
 }
 
-// walkthrough is a scenario found, not written: the shortest path to a step that shows the
-// seed's rule (goal), then the shortest path on to a converged group.
+// walkthrough is a scenario found, not written: the shortest path to a step that shows
+// KIP-429's rule (goal), then the shortest path on to a converged group.
 type walkthrough struct {
 	file  string
 	about []string
@@ -37,7 +37,7 @@ type walkthrough struct {
 	goal  func(s step) bool
 }
 
-// kipWorld is the seed's consumer (seed 000) on a shipped coordinator.
+// kipWorld is the KIP variant's consumer (docs/protocol.md §7) on a shipped coordinator.
 const kipWorld = `protocol cooperative
 consumer kip
 coordinator kafka
@@ -76,9 +76,9 @@ func replies(ev []spec.Event, code impl.ErrorCode) bool {
 var walkthroughList = []walkthrough{
 	{
 		file: "scenarios/join-trigger-a-subscription-kip.trace",
-		about: []string{"seed 000 §1.a under consumer kip: a member whose subscription changed revokes every partition",
+		about: []string{"docs/protocol.md §7.1.a under consumer kip: a member whose subscription changed revokes every partition",
 			"(onPartitionsRevoked) and rejoins with an empty owned list. Differs from Kafka, which revokes only the",
-			"partitions of topics it no longer subscribes to (KAFKA.md §2.3 step 3): here a goes from t to t,u and",
+			"partitions of topics it no longer subscribes to (docs/protocol.md §2.3 step 3): here a goes from t to t,u and",
 			"still gives up t's partitions. Look for: resubscribe a, then a's poll with trigger=subscription-change,",
 			"on-partitions-revoked of all it owns and JoinGroup owned=(); the next generation hands them back."},
 		world: kipWorld + "topic t 2\ntopic u 1\nmember a topics=t alt-topics=t,u\nmember b topics=t\nbudget subscription-changes=1\n",
@@ -89,11 +89,11 @@ var walkthroughList = []walkthrough{
 	},
 	{
 		file: "scenarios/join-trigger-b-metadata-kip.trace",
-		about: []string{"seed 000 §1.b under consumer kip: topic metadata changed (here topic t is deleted). A member",
+		about: []string{"docs/protocol.md §7.1.b under consumer kip: topic metadata changed (here topic t is deleted). A member",
 			"does not revoke: it calls onPartitionsLost at once for the owned partitions that no longer exist and",
 			"keeps the rest; the leader rejoins with them in its subscription (JoinReason TOPIC_METADATA_CHANGE).",
 			"Differs from Kafka, which keeps the vanished partitions until the leader's next assignment revokes",
-			"them (KAFKA.md §2.1). Look for: delete-topic t, a's refresh, on-partitions-lost (t-0 t-1) and the",
+			"them (docs/protocol.md §2.1). Look for: delete-topic t, a's refresh, on-partitions-lost (t-0 t-1) and the",
 			"JoinGroup with owned=(u-0) reason=topic_metadata_change; the next plan keeps u-0 with a."},
 		world: kipWorld + "topic t 2\ntopic u 1\nmember a topics=t,u\nmember b topics=t,u\nbudget topic-deletions=1\n",
 		goal: func(s step) bool {
@@ -107,9 +107,9 @@ var walkthroughList = []walkthrough{
 	},
 	{
 		file: "scenarios/join-trigger-c-rebalance-in-progress-kip.trace",
-		about: []string{"seed 000 §1.c under consumer kip: a heartbeat answered REBALANCE_IN_PROGRESS is handled like a",
+		about: []string{"docs/protocol.md §7.1.c under consumer kip: a heartbeat answered REBALANCE_IN_PROGRESS is handled like a",
 			"subscription change: the member revokes everything and rejoins with an empty owned list (Kafka keeps",
-			"its partitions and claims them, KAFKA.md §2.3). The commit half of §1.c never happens: a member commits",
+			"its partitions and claims them, docs/protocol.md §2.3). The commit half of §1.c never happens: a member commits",
 			"only while STABLE, with a generation the coordinator answers NONE or ILLEGAL_GENERATION, never",
 			"REBALANCE_IN_PROGRESS (TestCommitNeverAnsweredRebalanceInProgress). Look for: b's JoinGroup arriving after",
 			"a's gen 1, a's heartbeat answered REBALANCE_IN_PROGRESS, then at a's poll the commit before revoking,",
@@ -123,7 +123,7 @@ var walkthroughList = []walkthrough{
 	},
 	{
 		file: "scenarios/join-trigger-d-member-id-required-kip.trace",
-		about: []string{"seed 000 §1.d under consumer kip: a JoinGroup answered MEMBER_ID_REQUIRED (KIP-394) is",
+		about: []string{"docs/protocol.md §7.1.d under consumer kip: a JoinGroup answered MEMBER_ID_REQUIRED (KIP-394) is",
 			"handled like a subscription change: revoke everything, rejoin with the id and an empty owned list.",
 			"Only a member without a member id is asked for one, and a member loses its id only with its",
 			"partitions (§1.e, onPartitionsLost), so §1.d never finds anything to revoke: no world of the §1.e",
@@ -140,9 +140,9 @@ var walkthroughList = []walkthrough{
 	},
 	{
 		file: "scenarios/join-trigger-e-unknown-member-kip.trace",
-		about: []string{"seed 000 §1.e under consumer kip: a member whose session expired while it was alive is told",
+		about: []string{"docs/protocol.md §7.1.e under consumer kip: a member whose session expired while it was alive is told",
 			"UNKNOWN_MEMBER_ID; it resets its generation and member id, calls onPartitionsLost for everything",
-			"and rejoins with an empty owned list. Kafka does the same (KAFKA.md §2.3 step 2). Look for:",
+			"and rejoins with an empty owned list. Kafka does the same (docs/protocol.md §2.3 step 2). Look for:",
 			"session-expiry a#1, the UNKNOWN_MEMBER_ID answer, on-partitions-lost, and a's JoinGroup member=-."},
 		world: kipWorld + "topic t 2\nmember a topics=t\nmember b topics=t\nbudget session-timeouts=1\n",
 		goal: func(s step) bool {
@@ -153,7 +153,7 @@ var walkthroughList = []walkthrough{
 	},
 	{
 		file: "scenarios/join-trigger-f-needs-rejoin-kip.trace",
-		about: []string{"seed 000 §1.f and §3.5.2 under consumer kip: a SyncGroup assignment carrying NEEDS_REJOIN.",
+		about: []string{"docs/protocol.md §7.1.f and §7.3.5.2 under consumer kip: a SyncGroup assignment carrying NEEDS_REJOIN.",
 			"The member applies it first (revoking what the leader withheld from it, §3.4), then rejoins at once",
 			"with the partitions it now owns. Look for: the plan's withheld=(...) error=NEEDS_REJOIN, the",
 			"!NEEDS_REJOIN assignment, on-partitions-revoked and the JoinGroup in the same step, with owned=",
@@ -170,7 +170,7 @@ var walkthroughList = []walkthrough{
 	},
 	{
 		file: "scenarios/leader-three-sets-kip.trace",
-		about: []string{"seed 000 §2.3 under consumer kip: one leader plan with all three sets non-empty.",
+		about: []string{"docs/protocol.md §7.2.3 under consumer kip: one leader plan with all three sets non-empty.",
 			"maybe-revoking = owned ∩ assigned, ready-to-migrate = assigned − owned (here t-2, just added),",
 			"unknown-but-owned = owned − assigned (here u-0: a's JoinGroup still claims it, but u was deleted",
 			"before a, the leader, ran the assignor on fresh metadata). Look for the gen 2 plan: line: the",
@@ -278,7 +278,7 @@ func bfsPath(start spec.World, goal func(step) bool) ([]spec.Action, spec.World,
 
 // TestMemberIDRequiredFindsNothingToRevoke backs the §1.d walk-through's claim: in the §1.e
 // world (a session timeout to lose a member id by; 24,029 worlds), no member owns partitions
-// when a MEMBER_ID_REQUIRED answer reaches it. Reference: seed 000 §1.d, §1.e.
+// when a MEMBER_ID_REQUIRED answer reaches it. Reference: docs/protocol.md §7.1.d, §7.1.e.
 func TestMemberIDRequiredFindsNothingToRevoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores the world")
@@ -303,9 +303,9 @@ func TestMemberIDRequiredFindsNothingToRevoke(t *testing.T) {
 // TestCommitNeverAnsweredRebalanceInProgress backs the §1.c walk-through's claim: with commits
 // on and a leader that keeps its partitions into a round (a metadata change, §1.b), no
 // OffsetCommit is ever answered REBALANCE_IN_PROGRESS. The coordinator gives that answer only
-// during CompletingRebalance to the new generation (KAFKA.md §1.8), and a member commits only
+// during CompletingRebalance to the new generation (docs/protocol.md §1.8), and a member commits only
 // while STABLE, so with the new generation only after the group is Stable again; while it
-// rebalances it fails the commit locally (Java's generationIfStable). Reference: seed 000 §1.c.
+// rebalances it fails the commit locally (Java's generationIfStable). Reference: docs/protocol.md §7.1.c.
 func TestCommitNeverAnsweredRebalanceInProgress(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores the world")

@@ -34,7 +34,7 @@ member a topics=t
 member b topics=t
 `
 
-// buggy is an eager world with the franz-go #686 fault (BUGS.md B23): an eager member that
+// buggy is an eager world with the franz-go #686 fault (docs/bugs.md B23): an eager member that
 // revoked everything still advertises its last assignment as owned.
 const buggy = `protocol eager
 consumer kafka

@@ -30,7 +30,7 @@ func mutants(stdout io.Writer) int {
 	return 0
 }
 
-// faultNames joins fault names with their BUGS.md entries, e.g. "drop-lower-generation-claims (B10)".
+// faultNames joins fault names with their docs/bugs.md entries, e.g. "drop-lower-generation-claims (B10)".
 func faultNames(fs []impl.Fault) string {
 	var parts []string
 	for _, f := range fs {

@@ -73,7 +73,7 @@ func TestSimulateCorrectWorldFindsNothing(t *testing.T) {
 }
 
 // TestSimulationWalkV0NeedsRejoin replays the walk (seed 7, walk 2113, depth 120) in which
-// simulation found the seed consumer's NEEDS_REJOIN bug: a v0 eager member rejoined still
+// simulation found the KIP-429 consumer's NEEDS_REJOIN bug: a v0 eager member rejoined still
 // owning t-0, which its subscription cannot claim, and the v1 leader handed t-0 away
 // (no-handover-while-owned). Fixed in consumer.ApplySyncGroupKIP; see
 // traces/scenarios/needs-rejoin-v0-kip.trace.

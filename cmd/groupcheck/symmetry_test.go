@@ -9,7 +9,7 @@ import (
 )
 
 // zombieKIP848 is the smallest KIP-848 world with interchangeable members and a violation:
-// one session timeout opens the zombie window (KAFKA.md §1.12), so the strict ownership
+// one session timeout opens the zombie window (docs/protocol.md §1.12), so the strict ownership
 // property fails (expected).
 const zombieKIP848 = `protocol consumer
 consumer kafka

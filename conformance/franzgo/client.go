@@ -24,7 +24,7 @@ type client struct {
 	processed  map[string]map[int32]kgo.EpochOffset // next offset after the last record polled
 }
 
-// start starts a kgo consumer with PEERS.md §2's options, plus manual commits with
+// start starts a kgo consumer with docs/clients.md §2's options, plus manual commits with
 // BlockRebalanceOnPoll, so that the application's commits cannot race kgo's callbacks.
 func start(opt kgo.Opt) func(n *h.Node) (h.Client, error) {
 	return func(n *h.Node) (h.Client, error) {
@@ -53,7 +53,7 @@ func start(opt kgo.Opt) func(n *h.Node) (h.Client, error) {
 	}
 }
 
-// Group reads kgo's member ID and generation (epoch); safe inside callbacks (PEERS.md §2).
+// Group reads kgo's member ID and generation (epoch); safe inside callbacks (docs/clients.md §2).
 func (c *client) Group() (string, int32) { return c.cl.GroupMetadata() }
 
 // Leave stops the poll loop, then has kgo revoke everything (the revoke commits) and leave.

@@ -4,7 +4,7 @@
 //
 // The driver (client.go) maps kgo's three callbacks onto the history: OnPartitionsAssigned
 // is assign with the delta, OnPartitionsRevoked revoke with the delta, OnPartitionsLost lost;
-// member and generation come from Client.GroupMetadata, safe inside callbacks (PEERS.md §2).
+// member and generation come from Client.GroupMetadata, safe inside callbacks (docs/clients.md §2).
 // Commits are manual, in the revoke callback and between PollFetches and AllowRebalance
 // (BlockRebalanceOnPoll), so they cannot race kgo's callbacks.
 //

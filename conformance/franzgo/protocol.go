@@ -16,7 +16,7 @@ var (
 	Eager = h.Protocol{Name: "eager", Proto: history.Classic, Start: start(kgo.Balancers(kgo.RangeBalancer()))}
 	// KIP848 is the consumer protocol (ConsumerGroupHeartbeat); kgo's default
 	// cooperative-sticky balancer makes it ask for kfake's "uniform" server assignor
-	// (PEERS.md §2, "Turning on KIP-848").
+	// (docs/clients.md §2, "Turning on KIP-848").
 	KIP848 = h.Protocol{Name: "kip848", Proto: history.Consumer, Start: start(kgo.ServerSideBalancer())}
 )
 

@@ -22,7 +22,7 @@
 // one heartbeat with a fencing error) and settle. Settle waits for a signature, never for a
 // moment: every partition owned by exactly one live member as the callbacks say, the broker's
 // member list equal to the live members, the group Stable, and none of it changing for a
-// quiet period (PEERS.md §5).
+// quiet period (docs/clients.md §5).
 //
 // # What is recorded
 //

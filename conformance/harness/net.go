@@ -12,7 +12,7 @@ import (
 // can refuse and reset, so that a crash and a cut look like a real network partition to kgo
 // (refused dials, ECONNRESET on open connections), not like an orderly close: closing from a
 // kfake control instead can trip kgo's ErrFirstReadEOF heuristic and make the error fatal
-// (PEERS.md §5, "Kill mechanics").
+// (docs/clients.md §5, "Kill mechanics").
 type Net struct {
 	brokers map[string]int32 // listen address → broker node ID
 	tap     *Tap             // nil: no tap

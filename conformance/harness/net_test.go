@@ -44,7 +44,7 @@ func roundTrip(c net.Conn) error {
 }
 
 // A cut refuses dials to the cut broker and resets its open connections, while the other
-// brokers stay reachable; a heal lifts it; Down takes everything (PEERS.md §5, "Kill
+// brokers stay reachable; a heal lifts it; Down takes everything (docs/clients.md §5, "Kill
 // mechanics": refused dials and ECONNRESET look like a real network partition).
 func TestNetCutHealDown(t *testing.T) {
 	addrs := echoBrokers(t, 2)

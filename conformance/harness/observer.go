@@ -170,7 +170,7 @@ func (o *Observer) generation(gen int32, members []string) {
 }
 
 // Errors returns kfake's ERROR log lines and the taps' decoding failures. kfake logs at ERROR
-// when a partition is claimed while another member owns it (PEERS.md §1, addPartitionEpochs),
+// when a partition is claimed while another member owns it (docs/clients.md §1, addPartitionEpochs),
 // so an ERROR line is a double assignment seen from inside the broker.
 func (o *Observer) Errors() []string {
 	o.mu.Lock()

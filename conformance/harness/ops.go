@@ -99,7 +99,7 @@ func (h *Harness) LeaveAll() error {
 
 // Crash kills a node without leaving: its network goes down at once and it observes nothing
 // more (the recorder drops its later events). The client is torn down in the background,
-// since it may retry requests no broker can receive (PEERS.md §5, "Crash semantics").
+// since it may retry requests no broker can receive (docs/clients.md §5, "Crash semantics").
 func (h *Harness) Crash(name string) error {
 	n, err := h.node(name)
 	if err != nil {
@@ -117,7 +117,7 @@ func (h *Harness) Crash(name string) error {
 }
 
 // Cut cuts a node off from the group coordinator's broker only: it keeps running, and keeps
-// fetching the partitions led by the other brokers (PEERS.md §5: the case that produces real
+// fetching the partitions led by the other brokers (docs/clients.md §5: the case that produces real
 // double processing).
 func (h *Harness) Cut(name string) error {
 	n, err := h.node(name)
@@ -174,7 +174,7 @@ func (h *Harness) AddPartitions(ctx context.Context, topic string, k int) error 
 // Fence makes kfake answer the node's next heartbeat with a fencing error and waits until it
 // has: UNKNOWN_MEMBER_ID on a classic Heartbeat, FENCED_MEMBER_EPOCH on a
 // ConsumerGroupHeartbeat. The fault is checked before kfake's handler runs, so the broker's
-// state is unchanged: only the member is told it is out (PEERS.md §1, Fault).
+// state is unchanged: only the member is told it is out (docs/clients.md §1, Fault).
 func (h *Harness) Fence(ctx context.Context, name string) error {
 	n, err := h.node(name)
 	if err != nil {

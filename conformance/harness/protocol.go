@@ -50,7 +50,7 @@ type Client interface {
 
 // Timing holds the group timings: the clients' defaults (45 s session, 3 s heartbeat) and
 // kfake's (6 s minimum classic session, 5 s KIP-848 heartbeat) would make every run take
-// minutes (PEERS.md §5, "Set kfake's group timing").
+// minutes (docs/clients.md §5, "Set kfake's group timing").
 type Timing struct {
 	Session   time.Duration // classic session timeout, and KIP-848's group.consumer.session.timeout.ms
 	Heartbeat time.Duration // the clients' heartbeat interval, and group.consumer.heartbeat.interval.ms
@@ -62,7 +62,7 @@ type Timing struct {
 	LateAck   time.Duration // how late the EarlyRevokeAck client finishes its revoke
 }
 
-// DefaultTiming is what PEERS.md measured to work on a 2-core machine.
+// DefaultTiming is what docs/clients.md measured to work on a 2-core machine.
 var DefaultTiming = Timing{
 	Session:   1500 * time.Millisecond,
 	Heartbeat: 150 * time.Millisecond,

@@ -42,7 +42,7 @@ func (s Step) String() string {
 }
 
 // Scenario is a named script. Zombie scenarios leave a member running that the coordinator
-// has fenced; they are slower and skipped under -short (PEERS.md §6.5).
+// has fenced; they are slower and skipped under -short (docs/clients.md §6.5).
 type Scenario struct {
 	Name   string
 	Zombie bool

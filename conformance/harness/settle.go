@@ -13,7 +13,7 @@ import (
 const settlePoll = 100 * time.Millisecond
 
 // Settle waits until the group has settled, or fails after Timing.SettleMax. Settled means a
-// signature held still for Timing.Quiet (PEERS.md §5, "Settle on a signature, not a moment"):
+// signature held still for Timing.Quiet (docs/clients.md §5, "Settle on a signature, not a moment"):
 //
 //   - every partition is owned by exactly one running node, as its kgo callbacks say, and no
 //     running node owns a partition that does not exist;
@@ -86,7 +86,7 @@ func (h *Harness) signature(ctx context.Context) (sig string, ok bool, reason st
 
 // describe asks the coordinator for the group's state and member IDs. It reads only member
 // IDs: kfake's ConsumerGroupDescribe leaves topic names out, so kadm would file every KIP-848
-// assignment under topic "" (PEERS.md §1).
+// assignment under topic "" (docs/clients.md §1).
 func (h *Harness) describe(ctx context.Context) (string, []string, error) {
 	dctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()

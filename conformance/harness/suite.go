@@ -39,7 +39,7 @@ func Runs() int { return max(*soakRuns, 1) }
 const SuiteJitter = 20 * time.Millisecond
 
 // BaseSeed is the seed of the first run, logged so that a soak can be told apart from
-// another; a run is reproduced from its saved history, not from the seed (PEERS.md §6.5).
+// another; a run is reproduced from its saved history, not from the seed (docs/clients.md §6.5).
 var BaseSeed = sync.OnceValue(func() uint64 {
 	if *seedFlag != 0 {
 		return *seedFlag
@@ -93,7 +93,7 @@ type tally struct {
 
 // Conformance runs every scenario under every protocol and checks each history with the
 // oracle: a violation, a failed step or a kfake ERROR fails the run; zombies and known kfake
-// deviations are logged, zombies with how long the overlap lasted (PEERS.md §6.5). Under
+// deviations are logged, zombies with how long the overlap lasted (docs/clients.md §6.5). Under
 // -short (and no -soak) only the pairs keep(p, sc) accepts run; keep nil runs all.
 func Conformance(t *testing.T, protocols []Protocol, scenarios []Scenario, keep func(Protocol, Scenario) bool) {
 	n := Runs()

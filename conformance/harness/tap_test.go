@@ -74,7 +74,7 @@ func consumerAssignment(parts map[string][]int32) []byte {
 	return a.AppendTo(nil)
 }
 
-// The classic round trip of a cooperative leader (KAFKA.md §2): JoinGroup with owned
+// The classic round trip of a cooperative leader (docs/protocol.md §2): JoinGroup with owned
 // partitions in the metadata, the leader's member list, SyncGroup with the plan, the
 // assignment received.
 func TestTapClassicJoinSync(t *testing.T) {
@@ -185,7 +185,7 @@ func TestTapErrors(t *testing.T) {
 }
 
 // KIP-848 heartbeats carry topic IDs; the tap names them, and tells "unchanged" (null) from
-// "nothing" (KAFKA.md §3.1: Topics and Assignment are null when unchanged).
+// "nothing" (docs/protocol.md §3.1: Topics and Assignment are null when unchanged).
 func TestTapConsumerGroupHeartbeat(t *testing.T) {
 	c, rec, obs := tapConn(history.Consumer)
 	full := kmsg.NewPtrConsumerGroupHeartbeatRequest()

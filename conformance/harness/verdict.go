@@ -122,7 +122,7 @@ func (v *Verdict) classifyBugs(known func(history.History, oracle.Violation) (st
 
 // OK reports whether the run is clean: no violation, no failed step, no failed Protocol.Check,
 // nothing wrong on the broker side. Zombies do not fail a run: they are Kafka's allowed window
-// (PEERS.md §6.4).
+// (docs/clients.md §6.4).
 func (v Verdict) OK() bool {
 	return v.Report.OK() && v.RunErr == nil && len(v.Broker) == 0 && len(v.Checked) == 0
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
-// zombieHistory is PEERS.md §2's KIP-848 zombie in miniature: b is cut off, the coordinator
+// zombieHistory is docs/clients.md §2's KIP-848 zombie in miniature: b is cut off, the coordinator
 // fences it, a is assigned b's partition, and b gives it up only after it hears, 700 ms later.
 func zombieHistory() history.History {
 	var now int64
@@ -95,8 +95,8 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
-// kfake's fencing log lines become Fenced events naming the member's node (PEERS.md §6.4,
-// "parse kfake's debug logs"); an ERROR line fails the run (PEERS.md §1, addPartitionEpochs).
+// kfake's fencing log lines become Fenced events naming the member's node (docs/clients.md §6.4,
+// "parse kfake's debug logs"); an ERROR line fails the run (docs/clients.md §1, addPartitionEpochs).
 func TestObserverLog(t *testing.T) {
 	rec := history.NewRecorder()
 	obs := NewObserver(rec)
@@ -130,7 +130,7 @@ func TestObserverLog(t *testing.T) {
 }
 
 // A classic member missing from the next generation's member list was removed, unless it
-// left on its own (KAFKA.md §1.12: the coordinator removes a member at its session timeout).
+// left on its own (docs/protocol.md §1.12: the coordinator removes a member at its session timeout).
 func TestObserverClassicRemoval(t *testing.T) {
 	rec := history.NewRecorder()
 	obs := NewObserver(rec)

@@ -13,7 +13,7 @@ import (
 )
 
 // client is one Sarama ConsumerGroup driven by the harness. Sarama has no rebalance
-// listener; the driver maps what Sarama does onto the history (PEERS.md §4):
+// listener; the driver maps what Sarama does onto the history (docs/clients.md §4):
 //
 //   - assign: Sarama holds a partition (it lists it as owned in its next JoinGroup) from the
 //     moment it processes its SyncGroup response, before any ConsumeClaim starts; the

@@ -8,7 +8,7 @@ import (
 
 // CommitPolicy is how the application's commits reach the coordinator: in which join states
 // a commit is sent, with which generation, and how the client reacts to the commit's error
-// answers. Each real client's own handling is a variant. KAFKA.md §1.8, §1.11.
+// answers. Each real client's own handling is a variant. docs/protocol.md §1.8, §1.11.
 type CommitPolicy uint8
 
 const (
@@ -107,7 +107,7 @@ const (
 
 // ReactToCommit is a client's reaction under policy p to a commit answered err. current says
 // whether the commit carried the generation the client holds now; s is its join status.
-// Reference: CommitPolicy's constants; Java's rows are KAFKA.md §1.11 (OffsetCommit).
+// Reference: CommitPolicy's constants; Java's rows are docs/protocol.md §1.11 (OffsetCommit).
 func ReactToCommit(p CommitPolicy, err impl.ErrorCode, current bool, s ClientState) CommitReaction {
 	switch p {
 	case CommitLibrdkafka:

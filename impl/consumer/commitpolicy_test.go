@@ -7,7 +7,7 @@ import (
 )
 
 // TestGateCommit: where each client sends an application's commit. Sources: Java
-// ConsumerCoordinator.sendOffsetCommitRequest (generationIfStable, KAFKA.md §1.11); librdkafka
+// ConsumerCoordinator.sendOffsetCommitRequest (generationIfStable, docs/protocol.md §1.11); librdkafka
 // rdkafka_cgrp.c rd_kafka_cgrp_offsets_commit (any join state, rkcg_generation_id;
 // __ASSIGNMENT_LOST once lost); franz-go pkg/kgo/consumer_group.go CommitOffsets and
 // groupConsumer.commit (noCommitDuringJoinAndSync).
@@ -41,7 +41,7 @@ func TestGateCommit(t *testing.T) {
 }
 
 // TestReactToCommit: each client's reaction to a commit's error answer. Sources: Java
-// ConsumerCoordinator.OffsetCommitResponseHandler (KAFKA.md §1.11 OffsetCommit rows);
+// ConsumerCoordinator.OffsetCommitResponseHandler (docs/protocol.md §1.11 OffsetCommit rows);
 // librdkafka rdkafka_cgrp.c rd_kafka_cgrp_op_handle_OffsetCommit and rdkafka_request.c
 // rd_kafka_handle_OffsetCommit (FENCED_INSTANCE_ID fatal); franz-go pkg/kgo/consumer_group.go
 // groupConsumer.commit, commitHasFatalMemberError.

@@ -10,21 +10,21 @@ import (
 // Config is one consumer incarnation's fixed configuration. The caller builds it once per
 // incarnation (a restart is a new Consumer with a new Conn) and never changes it.
 type Config struct {
-	// Variant selects the seed's join triggers (KIP-429 §1 a–f, §3) or Apache Kafka's
-	// (KAFKA.md §1.11, §2.3, §2.6).
+	// Variant selects KIP-429's join triggers (KIP-429 §1 a–f, §3) or Apache Kafka's
+	// (docs/protocol.md §1.11, §2.3, §2.6).
 	Variant impl.Variant
 	// Assignors are partition.assignment.strategy names in preference order. Unless
 	// RebalanceProtocol overrides it, the rebalance protocol is the highest one every
-	// assignor supports (KAFKA.md §2.1).
+	// assignor supports (docs/protocol.md §2.1).
 	Assignors []string
-	// RebalanceProtocol, when non-nil, is the seed's `rebalance.protocol` config (KIP-429 seed
-	// 000 "Compatibility": a member's protocol is a config of its own, set to eager for the
+	// RebalanceProtocol, when non-nil, is KIP-429's `rebalance.protocol` config (KIP-429,
+	// docs/protocol.md §7.4: a member's protocol is a config of its own, set to eager for the
 	// first upgrade bounce and to cooperative for the second, independent of its assignors).
-	// Only the variant KIP has it: Kafka never shipped the config (KAFKA.md §2.1), so New
+	// Only the variant KIP has it: Kafka never shipped the config (docs/protocol.md §2.1), so New
 	// panics when it is set under Kafka. It must be impl.Eager or impl.Cooperative.
 	RebalanceProtocol *impl.RebalanceProtocol
 	// SubscriptionVersion is the ConsumerProtocolSubscription version this client writes
-	// (0, 1 or 2; KAFKA.md §2.2). A v0 client never sends owned partitions.
+	// (0, 1 or 2; docs/protocol.md §2.2). A v0 client never sends owned partitions.
 	SubscriptionVersion int8
 	// JoinGroupVersion is the JoinGroup version sent; ≥ 4 means the two-step join (KIP-394).
 	JoinGroupVersion int16
@@ -32,7 +32,7 @@ type Config struct {
 	InstanceID impl.InstanceID
 	// Conn is the connection this incarnation's requests carry.
 	Conn impl.Conn
-	// Faults switches on deliberate defects (BUGS.md B7, B8a, B8b, B23).
+	// Faults switches on deliberate defects (docs/bugs.md B7, B8a, B8b, B23).
 	Faults impl.Faults
 	// Commits is the client whose commit handling the application's commits follow (the zero
 	// value is Java's: only while STABLE).
@@ -61,7 +61,7 @@ func (c Config) validate() {
 		return
 	}
 	if c.Variant != impl.KIP {
-		panic("consumer.New: RebalanceProtocol is the seed's rebalance.protocol config; the variant " +
+		panic("consumer.New: RebalanceProtocol is KIP-429's rebalance.protocol config; the variant " +
 			c.Variant.String() + " has no such config")
 	}
 	if p := *c.RebalanceProtocol; p != impl.Eager && p != impl.Cooperative {
@@ -72,7 +72,7 @@ func (c Config) validate() {
 // Protocol is the highest rebalance protocol supported by every assignor: cooperative only
 // when all of them are cooperative-sticky, eager otherwise (range, roundrobin, sticky and
 // unknown names support eager only). No assignors at all is eager.
-// Reference: KAFKA.md §2.1 (ConsumerPartitionAssignor.supportedProtocols, EAGER < COOPERATIVE).
+// Reference: docs/protocol.md §2.1 (ConsumerPartitionAssignor.supportedProtocols, EAGER < COOPERATIVE).
 func Protocol(assignors []string) impl.RebalanceProtocol {
 	if len(assignors) == 0 {
 		return impl.Eager
@@ -86,7 +86,7 @@ func Protocol(assignors []string) impl.RebalanceProtocol {
 }
 
 // SupportsCooperative reports whether a built-in assignor supports the cooperative protocol.
-// Reference: KAFKA.md §2.1, §2.5 (CooperativeStickyAssignor supports eager and cooperative).
+// Reference: docs/protocol.md §2.1, §2.5 (CooperativeStickyAssignor supports eager and cooperative).
 func SupportsCooperative(assignor string) bool { return assignor == CooperativeSticky }
 
 // Built-in assignor names (partition.assignment.strategy).
@@ -97,7 +97,7 @@ const (
 	CooperativeSticky = "cooperative-sticky"
 )
 
-// ClientState is AbstractCoordinator.MemberState (KAFKA.md §1.11).
+// ClientState is AbstractCoordinator.MemberState (docs/protocol.md §1.11).
 type ClientState int8
 
 const (
@@ -121,7 +121,7 @@ func (s ClientState) String() string {
 }
 
 // GroupGeneration is the client's Generation triple (generationId, memberId, protocolName).
-// Reference: KAFKA.md §1.11.
+// Reference: docs/protocol.md §1.11.
 type GroupGeneration struct {
 	ID           impl.Generation
 	MemberID     impl.MemberID
@@ -132,7 +132,7 @@ type GroupGeneration struct {
 var NoGeneration = GroupGeneration{ID: impl.NoGeneration}
 
 // Reset reports whether the generation was reset by an error: ID -1 or no member id. Such a
-// member's partitions are lost, not revoked (KAFKA.md §2.3 step 2).
+// member's partitions are lost, not revoked (docs/protocol.md §2.3 step 2).
 func (g GroupGeneration) Reset() bool {
 	return g.ID == impl.NoGeneration || g.MemberID == impl.NoMemberID
 }

@@ -13,7 +13,7 @@ import (
 type Consumer struct {
 	Config Config
 
-	// Status is the client state (KAFKA.md §1.11).
+	// Status is the client state (docs/protocol.md §1.11).
 	Status ClientState
 	// Gen is the current generation; NoGeneration before joining and after resets.
 	Gen GroupGeneration
@@ -50,7 +50,7 @@ type Consumer struct {
 	UserData impl.UserData
 	// OwnedGeneration is the generation OwnedPartitions were assigned in (NoGeneration when
 	// nothing was ever assigned or after a reset). It is bookkeeping only: the claim label a
-	// JoinGroup carries is the current generation Gen.ID (claimGeneration, KAFKA.md §2.8).
+	// JoinGroup carries is the current generation Gen.ID (claimGeneration, docs/protocol.md §2.8).
 	OwnedGeneration impl.Generation
 	// FollowupDue: the last assignment applied asked for a follow-up rebalance
 	// (impl.Assignment Followup; Kafka Streams' nextScheduledRebalanceMs, which every
@@ -122,7 +122,7 @@ func (c Consumer) Rebalancing() bool {
 }
 
 // WantsToJoin reports whether the next PollTick sends a JoinGroup: rejoin needed, subscribed,
-// active and no rebalance round under way. Reference: KAFKA.md §1.11 (joinGroupIfNeeded).
+// active and no rebalance round under way. Reference: docs/protocol.md §1.11 (joinGroupIfNeeded).
 func (c Consumer) WantsToJoin() bool {
 	return c.Active() && c.Subscribed() && c.RejoinNeeded && !c.Rebalancing()
 }
@@ -131,37 +131,37 @@ func (c Consumer) WantsToJoin() bool {
 type Input interface{ isInput() }
 
 // Subscribe starts the consumer: it subscribes to Topics and joins at its next poll.
-// Reference: KAFKA.md §1.11. A later Subscribe acts as SubscriptionChanged.
+// Reference: docs/protocol.md §1.11. A later Subscribe acts as SubscriptionChanged.
 type Subscribe struct{ Topics []string }
 
-// SubscriptionChanged replaces the subscription. Reference: KIP-429 §1.a; KAFKA.md §2.3.
+// SubscriptionChanged replaces the subscription. Reference: KIP-429 §1.a; docs/protocol.md §2.3.
 type SubscriptionChanged struct{ Topics []string }
 
-// MetadataChanged replaces the consumer's cluster view. Reference: KIP-429 §1.b; KAFKA.md §2.4.
+// MetadataChanged replaces the consumer's cluster view. Reference: KIP-429 §1.b; docs/protocol.md §2.4.
 type MetadataChanged struct{ Cluster impl.Cluster }
 
-// PollTick is the application's poll: the poll-driven rejoin. Reference: KAFKA.md §1.11.
+// PollTick is the application's poll: the poll-driven rejoin. Reference: docs/protocol.md §1.11.
 type PollTick struct{}
 
-// HeartbeatTick is the heartbeat thread's timer. Reference: KAFKA.md §1.6, §1.11.
+// HeartbeatTick is the heartbeat thread's timer. Reference: docs/protocol.md §1.6, §1.11.
 type HeartbeatTick struct{}
 
 // CommitTick is an application (or auto-commit) commit of the owned partitions.
-// Reference: KAFKA.md §1.11 (generationIfStable).
+// Reference: docs/protocol.md §1.11 (generationIfStable).
 type CommitTick struct{}
 
-// Close is a graceful close. Reference: KAFKA.md §1.7, §1.11.
+// Close is a graceful close. Reference: docs/protocol.md §1.7, §1.11.
 type Close struct{}
 
 // FollowupTick is the application's check for a follow-up rebalance its assignor asked for.
 // Reference: KIP-441, KIP-568.
 type FollowupTick struct{}
 
-// PollTimeout is max.poll.interval.ms expiring on the heartbeat thread. Reference: KAFKA.md §1.9.
+// PollTimeout is max.poll.interval.ms expiring on the heartbeat thread. Reference: docs/protocol.md §1.9.
 type PollTimeout struct{}
 
 // RequestTimedOut says the in-flight request of Kind will never be answered (lost response).
-// Reference: KAFKA.md §1.11 (coordinator unknown, retriable; KAFKA-13214).
+// Reference: docs/protocol.md §1.11 (coordinator unknown, retriable; KAFKA-13214).
 type RequestTimedOut struct{ Kind RequestKind }
 
 // Received delivers a response (impl.JoinGroupResponse, SyncGroupResponse,
@@ -170,10 +170,10 @@ type RequestTimedOut struct{ Kind RequestKind }
 type Received struct{ Response impl.Response }
 
 // AssignmentComputed hands the leader the assignment the caller computed for RunAssignment.
-// Reference: KAFKA.md §2.4.
+// Reference: docs/protocol.md §2.4.
 type AssignmentComputed struct{ Assignments []impl.MemberAssignment }
 
-// AssignmentFailed says the leader's assignor threw. Reference: KAFKA.md §2.4, KAFKA-13406.
+// AssignmentFailed says the leader's assignor threw. Reference: docs/protocol.md §2.4, KAFKA-13406.
 type AssignmentFailed struct{}
 
 func (Subscribe) isInput()           {}

@@ -12,7 +12,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // (KAFKA-13214): the reactions to these answers are OnJoinGroupResponse's, OnSyncGroupResponse's,
 // OnHeartbeatResponse's and OnOffsetCommitResponse's "coordinator errors" (a failed round is
 // retried, a heartbeat or a commit just fails).
-// Reference: KAFKA.md §1.11 (JoinGroup COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR row).
+// Reference: docs/protocol.md §1.11 (JoinGroup COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR row).
 func MarksCoordinatorUnknown(code impl.ErrorCode) bool {
 	return code == impl.NotCoordinator || code == impl.CoordinatorNotAvailable
 }

@@ -10,7 +10,7 @@ import (
 // the old broker, COORDINATOR_LOAD_IN_PROGRESS / REBALANCE_IN_PROGRESS / NONE from the new
 // one while it loads) keeps the member id and the generation; a failed JoinGroup or
 // SyncGroup round is retried at the next poll, a heartbeat or commit just fails.
-// Reference: KAFKA.md §1.11 (COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR row; KAFKA-13214),
+// Reference: docs/protocol.md §1.11 (COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR row; KAFKA-13214),
 // §1.5 (SyncGroup while loading), §1.6 (Heartbeat while loading).
 func TestCoordinatorErrorsKeepIdentity(t *testing.T) {
 	cfg := testConfig(impl.Kafka)

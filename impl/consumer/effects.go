@@ -17,7 +17,7 @@ type CallbackKind int8
 
 const (
 	// Assigned is onPartitionsAssigned; invoked even with an empty set after every completed
-	// round (KAFKA.md §2.6 step 4).
+	// round (docs/protocol.md §2.6 step 4).
 	Assigned CallbackKind = iota
 	// Revoked is onPartitionsRevoked; only with a non-empty set.
 	Revoked
@@ -46,7 +46,7 @@ type Callback struct {
 
 // RunAssignment asks the caller to run the leader's assignor (impl/leader) for this join
 // round and feed back AssignmentComputed or AssignmentFailed. Cluster is the leader's
-// metadata view. Reference: KAFKA.md §2.4.
+// metadata view. Reference: docs/protocol.md §2.4.
 type RunAssignment struct {
 	Generation   impl.Generation
 	ProtocolName string

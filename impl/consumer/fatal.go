@@ -7,7 +7,7 @@ import (
 )
 
 // FatalReaction is what the application does when poll throws a fatal error (FENCED_INSTANCE_ID,
-// GROUP_MAX_SIZE_REACHED, INCONSISTENT_GROUP_PROTOCOL, ...; KAFKA.md §1.11). Java's
+// GROUP_MAX_SIZE_REACHED, INCONSISTENT_GROUP_PROTOCOL, ...; docs/protocol.md §1.11). Java's
 // KafkaConsumer does not close itself: the exception leaves poll and the consumer stays usable,
 // so which reaction a deployment has is the application's choice.
 type FatalReaction uint8

@@ -7,7 +7,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// TestFatalPollsAgain: the fatal rows of KAFKA.md §1.11's reaction table when the application
+// TestFatalPollsAgain: the fatal rows of docs/protocol.md §1.11's reaction table when the application
 // catches what poll throws and polls again (FatalPollsAgain). The error is reported as under
 // FatalStops, but the consumer stays active in the state Java's handler leaves, and its next
 // poll shows what it does then. Reference: AbstractCoordinator.joinGroupIfNeeded (a failed

@@ -8,11 +8,11 @@ package consumer
 // ClassicKafkaConsumer.enforceRebalance → AbstractCoordinator.requestRejoin) only sets
 // rejoinNeeded and the reason: the next poll rejoins, running onJoinPrepare as for any
 // rebalance — a cooperative member keeps what it owns, an eager one revokes everything
-// (KAFKA.md §2.3). The variant KIP records TriggerFollowup, which keeps the owned partitions
+// (docs/protocol.md §2.3). The variant KIP records TriggerFollowup, which keeps the owned partitions
 // and sends JoinReason UPGRADE.
 //
 // The coordinator is unchanged: a follower whose JoinGroup metadata equals what the Stable
-// group holds gets the current generation back without a rebalance (KAFKA.md §1.4), which is
+// group holds gets the current generation back without a rebalance (docs/protocol.md §1.4), which is
 // why Streams puts a counter in its subscription (SubscriptionInfo uniqueField, KAFKA-10455).
 // Nothing happens while a round is under way or when nothing is due.
 // Reference: KIP-441; KIP-568; apache/kafka StreamThread.runLoop,

@@ -10,7 +10,7 @@ import (
 // TestFollowupRecordedOnAssignment: every applied assignment sets or clears the follow-up
 // request (Streams' onAssignment → maybeScheduleFollowupRebalance), and one that is not
 // applied (topics outside the subscription) leaves it as it was.
-// Reference: KIP-441; KAFKA.md §2.6 step 1.
+// Reference: KIP-441; docs/protocol.md §2.6 step 1.
 func TestFollowupRecordedOnAssignment(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -22,7 +22,7 @@ func TestFollowupRecordedOnAssignment(t *testing.T) {
 		{"asked", testConfig(impl.Kafka), false, impl.Assignment{Partitions: P("t", 0), Followup: true}, true},
 		{"a newer assignment without a request clears an old one", testConfig(impl.Kafka), true, impl.Assignment{Partitions: P("t", 0)}, false},
 		{"eager", testConfig(impl.Kafka, eager...), false, impl.Assignment{Partitions: P("t", 0), Followup: true}, true},
-		{"seed §3 application too", testConfig(impl.KIP), false, impl.Assignment{Partitions: P("t", 0), Followup: true}, true},
+		{"docs/protocol.md §7.3 application too", testConfig(impl.KIP), false, impl.Assignment{Partitions: P("t", 0), Followup: true}, true},
 		{"not applied: unchanged", testConfig(impl.Kafka), false, impl.Assignment{Partitions: P("x", 0), Followup: true}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -40,7 +40,7 @@ func TestFollowupRecordedOnAssignment(t *testing.T) {
 // is under way (KAFKA-14382), as KIP-568's enforceRebalance: rejoin at the next poll, where
 // onJoinPrepare decides what is given up — nothing for a cooperative member, everything for
 // an eager one. The variant KIP sends JoinReason UPGRADE, Kafka none.
-// Reference: KIP-441; KIP-568; KAFKA.md §2.3.
+// Reference: KIP-441; KIP-568; docs/protocol.md §2.3.
 func TestFollowupTick(t *testing.T) {
 	stable := func(cfg Config) Consumer {
 		c := stableConsumer(cfg, P("t", 0))
@@ -69,7 +69,7 @@ func TestFollowupTick(t *testing.T) {
 			P("t", 0), impl.ReasonUnspecified, nil},
 		{"eager revokes everything first", stable(testConfig(impl.Kafka, eager...)), true,
 			impl.PartitionSet{}, impl.ReasonUnspecified, []string{"callback revoked (t-0)"}},
-		{"the seed's consumer says why", stable(testConfig(impl.KIP)), true,
+		{"the KIP variant's consumer says why", stable(testConfig(impl.KIP)), true,
 			P("t", 0), impl.ReasonUpgrade, nil},
 		{"not while its JoinGroup is in flight", joining(testConfig(impl.Kafka)), false, impl.PartitionSet{}, 0, nil},
 		{"not while its SyncGroup is in flight", syncing(testConfig(impl.Kafka)), false, impl.PartitionSet{}, 0, nil},

@@ -4,7 +4,7 @@ import "github.com/groupcheck/groupcheck/impl"
 
 // HeartbeatTick sends a Heartbeat when the member is in the group (COMPLETING_REBALANCE or
 // STABLE; allowed in CompletingRebalance since KAFKA-10134) and none is in flight.
-// Reference: KAFKA.md §1.6, §1.11 (the heartbeat thread pauses while UNJOINED or
+// Reference: docs/protocol.md §1.6, §1.11 (the heartbeat thread pauses while UNJOINED or
 // PREPARING_REBALANCE).
 func (c Consumer) HeartbeatTick() (Consumer, []Effect) {
 	if !c.Active() || c.Requests[KindHeartbeat].Active || (c.Status != Stable && c.Status != CompletingRebalance) {
@@ -15,7 +15,7 @@ func (c Consumer) HeartbeatTick() (Consumer, []Effect) {
 	return c, []Effect{Send{Request: req}}
 }
 
-// OnHeartbeatResponse handles the Heartbeat response (KAFKA.md §1.11, Heartbeat rows):
+// OnHeartbeatResponse handles the Heartbeat response (docs/protocol.md §1.11, Heartbeat rows):
 //   - REBALANCE_IN_PROGRESS: if STABLE, request a rejoin (variant KIP: revoke all first,
 //     KIP-429 §1.c); otherwise a rebalance is already under way and it is ignored;
 //   - ILLEGAL_GENERATION / UNKNOWN_MEMBER_ID: if sent with the current generation, reset
@@ -66,7 +66,7 @@ func (c Consumer) OnHeartbeatResponse(r impl.HeartbeatResponse) (Consumer, []Eff
 // locally, REBALANCE_IN_PROGRESS while rebalancing and ILLEGAL_GENERATION (CommitFailed) when
 // not in the group; librdkafka sends in any join state, franz-go holds a commit back while a
 // JoinGroup or SyncGroup is in flight. Nothing owned means nothing to commit. One commit at a
-// time. Reference: KAFKA.md §1.11 (generationIfStable), §1.8; CommitPolicy.
+// time. Reference: docs/protocol.md §1.11 (generationIfStable), §1.8; CommitPolicy.
 func (c Consumer) CommitTick() (Consumer, []Effect) {
 	if !c.Active() || c.Requests[KindCommit].Active || c.OwnedPartitions.IsEmpty() {
 		return c, nil
@@ -84,7 +84,7 @@ func (c Consumer) CommitTick() (Consumer, []Effect) {
 }
 
 // OnOffsetCommitResponse reports the commit's outcome (CommitResult) and reacts as the
-// configured client does (ReactToCommit). Java (KAFKA.md §1.11, OffsetCommit rows):
+// configured client does (ReactToCommit). Java (docs/protocol.md §1.11, OffsetCommit rows):
 //   - REBALANCE_IN_PROGRESS: request a rejoin, no reset (variant KIP: revoke all first,
 //     KIP-429 §1.c);
 //   - UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION: if the generation changed since the commit was

@@ -6,7 +6,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// OnJoinGroupResponse handles the JoinGroup response (KAFKA.md §1.11 reaction table, JoinGroup
+// OnJoinGroupResponse handles the JoinGroup response (docs/protocol.md §1.11 reaction table, JoinGroup
 // rows). A response that finds the member no longer PREPARING_REBALANCE (its generation was
 // reset meanwhile by another response or a poll timeout) is discarded; the member rejoins at
 // its next poll, as Java's UnjoinedGroupException does. While a JoinGroup is in flight only
@@ -60,7 +60,7 @@ func fatalOnJoin(e impl.ErrorCode) bool {
 // (ConsumerCoordinator.onLeaderElected: assignmentSnapshot = metadataSnapshot before returning
 // no assignment, apache/kafka 1eb7644), so a partition added before a static leader's restart
 // and unseen by the old process is never assigned (README findings;
-// traces/scenarios/static-leader-restart-missed-partition.trace). Reference: KAFKA.md §1.11, §2.4.
+// traces/scenarios/static-leader-restart-missed-partition.trace). Reference: docs/protocol.md §1.11, §2.4.
 func (c Consumer) joined(r impl.JoinGroupResponse) (Consumer, []Effect) {
 	if r.Generation < 0 || r.MemberID == impl.NoMemberID {
 		panic("consumer.OnJoinGroupResponse: NONE without a generation or member id")
@@ -89,7 +89,7 @@ func (c Consumer) joined(r impl.JoinGroupResponse) (Consumer, []Effect) {
 
 // AssignmentComputed sends the leader's SyncGroup with the assignments the caller computed.
 // Ignored unless the leader is still waiting for them (a reset since discards the round).
-// Reference: KAFKA.md §1.11 (onJoinLeader), §2.4.
+// Reference: docs/protocol.md §1.11 (onJoinLeader), §2.4.
 func (c Consumer) AssignmentComputed(assignments []impl.MemberAssignment) (Consumer, []Effect) {
 	if !c.Active() || !c.AwaitingAssignment {
 		return c, nil
@@ -102,7 +102,7 @@ func (c Consumer) AssignmentComputed(assignments []impl.MemberAssignment) (Consu
 // KAFKA-13406). Java's onJoinLeader turns the exception into a failed join future that
 // joinGroupIfNeeded rethrows from poll: no SyncGroup is sent, rejoinNeeded stays set, and
 // the next poll sends a new JoinGroup (without onJoinPrepare: the rebalance is still the
-// same one). Owned partitions are untouched. Reference: KAFKA.md §2.4 step 4; BUGS.md B9.
+// same one). Owned partitions are untouched. Reference: docs/protocol.md §2.4 step 4; docs/bugs.md B9.
 func (c Consumer) AssignmentFailed() (Consumer, []Effect) {
 	if !c.Active() || !c.AwaitingAssignment {
 		return c, nil
@@ -134,7 +134,7 @@ func snapshotOf(cl impl.Cluster, topics []string) impl.Cluster {
 
 // leaderMetadataStale reports whether the leader's assignment snapshot no longer matches its
 // metadata, which makes it rejoin (ConsumerCoordinator.rejoinNeededOrPending).
-// Reference: KAFKA.md §2.4 step 5; KIP-429 §1.b.
+// Reference: docs/protocol.md §2.4 step 5; KIP-429 §1.b.
 func (c Consumer) leaderMetadataStale() bool {
 	return c.Leader && !snapshotOf(c.Metadata, c.GroupTopics).Equal(c.AssignmentSnapshot)
 }
@@ -142,7 +142,7 @@ func (c Consumer) leaderMetadataStale() bool {
 // resetGeneration is Java's resetStateAndRejoin: generation -1 (member id too when asked),
 // UNJOINED, rejoin needed, and onJoinPrepare re-armed so the next JoinGroup is preceded by
 // onPartitionsLost (KAFKA-12983). FaultSkipJoinPrepareAfterReset leaves NeedsJoinPrepare as
-// it was (BUGS.md B7).
+// it was (docs/bugs.md B7).
 func (c *Consumer) resetGeneration(resetMemberID bool) {
 	member := c.Gen.MemberID
 	if resetMemberID {

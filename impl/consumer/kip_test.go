@@ -7,7 +7,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// TestKIPJoinTriggers drives each seed 000 §1 trigger from a STABLE cooperative member of the
+// TestKIPJoinTriggers drives each docs/protocol.md §7.1 trigger from a STABLE cooperative member of the
 // variant KIP owning t-0 and u-0, up to and including its next JoinGroup.
 func TestKIPJoinTriggers(t *testing.T) {
 	cfg := testConfig(impl.KIP)
@@ -100,7 +100,7 @@ func TestKIPLeaderMetadataChangeRejoinsKeepingOwned(t *testing.T) {
 }
 
 func TestKIPFirstJoinReasonIsRestart(t *testing.T) {
-	// Reference: KIP-423 (seed 004) — RESTART from a restarted/new consumer; Kafka sends none.
+	// Reference: KIP-423 (docs/protocol.md §4) — RESTART from a restarted/new consumer; Kafka sends none.
 	for _, v := range []impl.Variant{impl.KIP, impl.Kafka} {
 		c, _ := New(testConfig(v), testCluster).Subscribe([]string{"t"})
 		_, effs := c.PollTick()
@@ -165,12 +165,12 @@ func TestKIPSync(t *testing.T) {
 
 func protocolPtr(p impl.RebalanceProtocol) *impl.RebalanceProtocol { return &p }
 
-// TestKIPRebalanceProtocolOverride: the seed's rebalance.protocol config decides the member's
+// TestKIPRebalanceProtocolOverride: KIP-429's rebalance.protocol config decides the member's
 // protocol, whatever its assignors support. A KIP member with only range, owning t-0 and t-1
 // from generation 3, rejoins (no §1 trigger pending), is a follower of generation 4 and gets
 // (t-1 t-2).
-// Reference: KIP-429 seed 000 "Compatibility" (rebalance.protocol), §2 (cooperative members
-// keep their partitions and send them as owned), §3 (sync), KAFKA.md §2.2 (owned list v1+,
+// Reference: KIP-429, docs/protocol.md §7.4 (rebalance.protocol), §2 (cooperative members
+// keep their partitions and send them as owned), §3 (sync), docs/protocol.md §2.2 (owned list v1+,
 // generation v2+).
 func TestKIPRebalanceProtocolOverride(t *testing.T) {
 	for _, tc := range []struct {
@@ -186,18 +186,18 @@ func TestKIPRebalanceProtocolOverride(t *testing.T) {
 			impl.Assignment{Partitions: P("t", 1, 2)},
 			[]string{`send JoinGroup v9 member="m1" topics=[t u] owned=(t-0 t-1) gen=3`},
 			[]string{"callback assigned (t-2)", "callback revoked (t-0)"}, P("t", 1, 2)},
-		// v1 carries the owned list but no generation field (KAFKA.md §2.2).
+		// v1 carries the owned list but no generation field (docs/protocol.md §2.2).
 		{"cooperative override on range keeps and sends owned (v1)", []string{Range}, protocolPtr(impl.Cooperative), 1,
 			impl.Assignment{Partitions: P("t", 1, 2)},
 			[]string{`send JoinGroup v9 member="m1" topics=[t u] owned=(t-0 t-1) gen=-1`},
 			[]string{"callback assigned (t-2)", "callback revoked (t-0)"}, P("t", 1, 2)},
-		// v0 cannot carry the owned list (the seed's upgrade hazard), but the member still
+		// v0 cannot carry the owned list (KIP-429's upgrade hazard), but the member still
 		// keeps its partitions and applies the cooperative sync.
 		{"cooperative override on range keeps owned but cannot send it (v0)", []string{Range}, protocolPtr(impl.Cooperative), 0,
 			impl.Assignment{Partitions: P("t", 1, 2)},
 			[]string{`send JoinGroup v9 member="m1" topics=[t u] owned=() gen=-1`},
 			[]string{"callback assigned (t-2)", "callback revoked (t-0)"}, P("t", 1, 2)},
-		// Seed §3.5.2 / §1.f: NEEDS_REJOIN rejoins at once with the updated owned set.
+		// docs/protocol.md §7.3.5.2 / §7.1.f: NEEDS_REJOIN rejoins at once with the updated owned set.
 		{"cooperative override on range rejoins at once on needs rejoin", []string{Range}, protocolPtr(impl.Cooperative), 2,
 			impl.Assignment{Partitions: P("t", 1, 2), Error: impl.NeedsRejoin},
 			[]string{`send JoinGroup v9 member="m1" topics=[t u] owned=(t-0 t-1) gen=3`},
@@ -207,7 +207,7 @@ func TestKIPRebalanceProtocolOverride(t *testing.T) {
 			impl.Assignment{Partitions: P("t", 1, 2)},
 			[]string{"callback revoked (t-0 t-1)", `send JoinGroup v9 member="m1" topics=[t u] owned=() gen=3`},
 			[]string{"callback assigned (t-1 t-2)"}, P("t", 1, 2)},
-		// Seed §1.f: "revoke partitions as required before sending the join-group request";
+		// docs/protocol.md §7.1.f: "revoke partitions as required before sending the join-group request";
 		// an eager member revokes everything before any join, this one too.
 		{"eager member revokes all on needs rejoin", []string{Range}, protocolPtr(impl.Eager), 2,
 			impl.Assignment{Partitions: P("t", 1, 2), Error: impl.NeedsRejoin},
@@ -255,7 +255,7 @@ func TestKIPRebalanceProtocolOverride(t *testing.T) {
 }
 
 // TestKindOf: each classic response names the request it answers, so that a lost one times
-// that request out (KAFKA.md §1.11).
+// that request out (docs/protocol.md §1.11).
 func TestKindOf(t *testing.T) {
 	for _, tc := range []struct {
 		r    impl.Response

@@ -19,7 +19,7 @@ func leaderJoined(t *testing.T) (Consumer, []Effect) {
 }
 
 func TestLeaderRunsAssignmentThenSyncs(t *testing.T) {
-	// Reference: KAFKA.md §1.11 (onJoinLeader), §2.4.
+	// Reference: docs/protocol.md §1.11 (onJoinLeader), §2.4.
 	c, effs := leaderJoined(t)
 	wantRun := []Effect{RunAssignment{Generation: 4, ProtocolName: CooperativeSticky, Members: leaderMembers, Cluster: testCluster}}
 	if d := cmp.Diff(wantRun, effs, cmpOpts); d != "" {
@@ -41,7 +41,7 @@ func TestLeaderRunsAssignmentThenSyncs(t *testing.T) {
 }
 
 func TestLeaderAssignmentFailed(t *testing.T) {
-	// Reference: KAFKA.md §2.4 step 4, BUGS.md B9 (KAFKA-13406): no SyncGroup; the next poll
+	// Reference: docs/protocol.md §2.4 step 4, docs/bugs.md B9 (KAFKA-13406): no SyncGroup; the next poll
 	// sends a new JoinGroup without onJoinPrepare; owned partitions untouched.
 	c, _ := leaderJoined(t)
 	c, effs := c.Step(AssignmentFailed{})
@@ -51,8 +51,8 @@ func TestLeaderAssignmentFailed(t *testing.T) {
 	_, effs = c.PollTick()
 	// The claim on t-0 (assigned in generation 3) is labelled 4: Java adopted generation 4
 	// from the JoinGroup response before the assignor threw, nothing resets it, and the v2
-	// GenerationId is the client's current generation (KAFKA.md §2.2) — the same "newer
-	// label, older content" claim as after REBALANCE_IN_PROGRESS on SyncGroup (KAFKA.md §2.8).
+	// GenerationId is the client's current generation (docs/protocol.md §2.2) — the same "newer
+	// label, older content" claim as after REBALANCE_IN_PROGRESS on SyncGroup (docs/protocol.md §2.8).
 	want := []string{`send JoinGroup v9 member="m1" topics=[t u] owned=(t-0) gen=4`}
 	if d := cmp.Diff(want, render(effs)); d != "" {
 		t.Errorf("rejoin (-want +got):\n%s", d)
@@ -60,7 +60,7 @@ func TestLeaderAssignmentFailed(t *testing.T) {
 }
 
 func TestLeaderSkipAssignment(t *testing.T) {
-	// Reference: KAFKA.md §1.10, §2.4 step 2 (KIP-814): leader without assigning.
+	// Reference: docs/protocol.md §1.10, §2.4 step 2 (KIP-814): leader without assigning.
 	c := joiningConsumer(t, testConfig(impl.Kafka), P("t", 0))
 	c, effs := c.Receive(impl.JoinGroupResponse{Generation: 4, ProtocolName: CooperativeSticky, Leader: "m1", MemberID: "m1", Members: leaderMembers, SkipAssignment: true})
 	want := []string{`send SyncGroup member="m1" gen=4 assignments=0`}
@@ -70,7 +70,7 @@ func TestLeaderSkipAssignment(t *testing.T) {
 }
 
 func TestLeaderRejoinsOnMetadataChange(t *testing.T) {
-	// Reference: KAFKA.md §2.4 step 5 — the leader rejoins when its snapshot diverges; a
+	// Reference: docs/protocol.md §2.4 step 5 — the leader rejoins when its snapshot diverges; a
 	// follower does not; a change to an unrelated topic does not.
 	for _, tc := range []struct {
 		name       string
@@ -98,7 +98,7 @@ func TestLeaderRejoinsOnMetadataChange(t *testing.T) {
 }
 
 func TestFollowerDropsSnapshot(t *testing.T) {
-	// Reference: KAFKA.md §2.6 step 1 — non-leaders drop assignmentSnapshot.
+	// Reference: docs/protocol.md §2.6 step 1 — non-leaders drop assignmentSnapshot.
 	c := syncingConsumer(t, testConfig(impl.Kafka), P("t", 0))
 	c.AssignmentSnapshot = testCluster
 	c, _ = c.Receive(impl.SyncGroupResponse{Assignment: impl.Assignment{Partitions: P("t", 0)}})

@@ -8,13 +8,13 @@ import (
 
 // Subscribe starts the consumer on topics; it joins at its next poll (joining is poll-driven).
 // On a consumer that is already subscribed it is SubscriptionChanged.
-// Reference: KAFKA.md §1.11.
+// Reference: docs/protocol.md §1.11.
 func (c Consumer) Subscribe(topics []string) (Consumer, []Effect) {
 	return c.SubscriptionChanged(topics)
 }
 
 // SubscriptionChanged replaces the subscription and requests a rejoin. Kafka revokes only the
-// partitions of dropped topics, in the next onJoinPrepare (KAFKA.md §2.3 step 3); the variant
+// partitions of dropped topics, in the next onJoinPrepare (docs/protocol.md §2.3 step 3); the variant
 // KIP revokes everything before the next JoinGroup (KIP-429 §1.a). The first subscription
 // owns nothing and triggers nothing. An identical subscription is no change.
 func (c Consumer) SubscriptionChanged(topics []string) (Consumer, []Effect) {
@@ -31,10 +31,10 @@ func (c Consumer) SubscriptionChanged(topics []string) (Consumer, []Effect) {
 }
 
 // MetadataChanged replaces the consumer's cluster view. A leader whose assignment snapshot
-// no longer matches rejoins (KAFKA.md §2.4 step 5; KIP-429 §1.b, as JoinReason
+// no longer matches rejoins (docs/protocol.md §2.4 step 5; KIP-429 §1.b, as JoinReason
 // TOPIC_METADATA_CHANGE in the variant KIP). The variant KIP also calls onPartitionsLost at
 // once for owned partitions that no longer exist and keeps the rest (KIP-429 §1.b); Kafka
-// keeps them until the leader's next assignment revokes them (KAFKA.md §2.1).
+// keeps them until the leader's next assignment revokes them (docs/protocol.md §2.1).
 func (c Consumer) MetadataChanged(cl impl.Cluster) (Consumer, []Effect) {
 	c.Metadata = cl
 	if !c.Active() {
@@ -55,11 +55,11 @@ func (c Consumer) MetadataChanged(cl impl.Cluster) (Consumer, []Effect) {
 //  1. a last commit of the owned partitions while STABLE;
 //  2. onLeavePrepare: onPartitionsLost if the generation was reset, a rebalance is under way
 //     or the consumer failed, else onPartitionsRevoked; the assignment is cleared;
-//  3. a dynamic member in the group sends LeaveGroup; a static member never does (KAFKA.md
+//  3. a dynamic member in the group sends LeaveGroup; a static member never does (docs/protocol.md
 //     §1.7: its removal is left to the session timeout);
 //  4. the generation is reset and the incarnation is over.
 //
-// Reference: KAFKA.md §1.7, §1.11.
+// Reference: docs/protocol.md §1.7, §1.11.
 func (c Consumer) Close() (Consumer, []Effect) {
 	if c.Closed {
 		return c, nil
@@ -89,7 +89,7 @@ func (c Consumer) Close() (Consumer, []Effect) {
 // PollTimeout is max.poll.interval.ms expiring: a dynamic member sends LeaveGroup; both
 // dynamic and static members reset member id and generation (resetGenerationOnLeaveGroup),
 // and rejoin at the next poll, where onJoinPrepare calls onPartitionsLost.
-// Reference: KAFKA.md §1.9 (client side), §1.7.
+// Reference: docs/protocol.md §1.9 (client side), §1.7.
 func (c Consumer) PollTimeout() (Consumer, []Effect) {
 	if !c.Active() || (c.Status == Unjoined && c.Gen == NoGeneration) {
 		return c, nil
@@ -119,7 +119,7 @@ func (c Consumer) OnLeaveGroupResponse(impl.LeaveGroupResponse) (Consumer, []Eff
 // RequestTimedOut is a lost response: a retriable failure that marks the coordinator unknown
 // without resetting the member (KAFKA-13214). A lost JoinGroup is re-sent at the next poll; a
 // lost SyncGroup fails the round (the next poll sends a new JoinGroup); a lost commit reports
-// an unknown outcome. Reference: KAFKA.md §1.11.
+// an unknown outcome. Reference: docs/protocol.md §1.11.
 func (c Consumer) RequestTimedOut(k RequestKind) (Consumer, []Effect) {
 	p, ok := c.take(k)
 	if !ok {

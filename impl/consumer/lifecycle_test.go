@@ -14,14 +14,14 @@ func TestCommitTick(t *testing.T) {
 		setup func(Consumer) Consumer
 		want  []string
 	}{
-		// Reference: KAFKA.md §1.11 (generationIfStable) — STABLE: the generation is sent.
+		// Reference: docs/protocol.md §1.11 (generationIfStable) — STABLE: the generation is sent.
 		{"stable commits with the generation", nil, []string{`send OffsetCommit member="m1" gen=3 (t-0)`}},
-		// Reference: KAFKA.md §1.11 — rebalancing: RebalanceInProgressException, no request.
+		// Reference: docs/protocol.md §1.11 — rebalancing: RebalanceInProgressException, no request.
 		{"preparing fails locally", func(c Consumer) Consumer { c.Status = PreparingRebalance; return c },
 			[]string{"commit-result local-failure error=REBALANCE_IN_PROGRESS gen=-1 (t-0)"}},
 		{"completing fails locally", func(c Consumer) Consumer { c.Status = CompletingRebalance; return c },
 			[]string{"commit-result local-failure error=REBALANCE_IN_PROGRESS gen=-1 (t-0)"}},
-		// Reference: KAFKA.md §1.11 — not in the group: CommitFailedException, no request.
+		// Reference: docs/protocol.md §1.11 — not in the group: CommitFailedException, no request.
 		{"unjoined fails locally", func(c Consumer) Consumer { c.resetGeneration(true); return c },
 			[]string{"commit-result local-failure error=ILLEGAL_GENERATION gen=-1 (t-0)"}},
 		{"nothing owned commits nothing", func(c Consumer) Consumer { c.OwnedPartitions = impl.PartitionSet{}; return c }, nil},
@@ -42,7 +42,7 @@ func TestCommitTick(t *testing.T) {
 }
 
 func TestHeartbeatTick(t *testing.T) {
-	// Reference: KAFKA.md §1.6, §1.11 — heartbeats only while COMPLETING_REBALANCE or STABLE.
+	// Reference: docs/protocol.md §1.6, §1.11 — heartbeats only while COMPLETING_REBALANCE or STABLE.
 	for _, tc := range []struct {
 		state ClientState
 		want  int
@@ -68,13 +68,13 @@ func TestClose(t *testing.T) {
 		setup func(Consumer) Consumer
 		want  []string
 	}{
-		// Reference: KAFKA.md §1.7, §1.11 — dynamic member: commit, revoke, LeaveGroup.
+		// Reference: docs/protocol.md §1.7, §1.11 — dynamic member: commit, revoke, LeaveGroup.
 		{"dynamic member commits revokes and leaves", testConfig(impl.Kafka), nil,
 			[]string{commit, "callback revoked (t-0)", "send LeaveGroup members=1"}},
-		// Reference: KAFKA.md §1.7 — static members never send LeaveGroup.
+		// Reference: docs/protocol.md §1.7 — static members never send LeaveGroup.
 		{"static member does not leave", func() Config { c := testConfig(impl.Kafka); c.InstanceID = "i1"; return c }(), nil,
 			[]string{commit, "callback revoked (t-0)"}},
-		// Reference: KAFKA.md §2.3 step 2 (onLeavePrepare) — a reset generation loses.
+		// Reference: docs/protocol.md §2.3 step 2 (onLeavePrepare) — a reset generation loses.
 		{"reset member loses and does not leave", testConfig(impl.Kafka),
 			func(c Consumer) Consumer { c.resetGeneration(true); return c },
 			[]string{"callback lost (t-0)"}},
@@ -123,11 +123,11 @@ func TestPollTimeout(t *testing.T) {
 		instance impl.InstanceID
 		want     []string
 	}{
-		// Reference: KAFKA.md §1.9 — dynamic: LeaveGroup; both reset and rejoin at next poll,
+		// Reference: docs/protocol.md §1.9 — dynamic: LeaveGroup; both reset and rejoin at next poll,
 		// losing their partitions there.
 		{"dynamic member leaves then loses on the next poll", "", []string{"send LeaveGroup members=1",
 			"callback lost (t-0)", `send JoinGroup v9 member="" topics=[t u] owned=() gen=-1`}},
-		// Reference: KAFKA.md §1.9 — static: no LeaveGroup, just a reset.
+		// Reference: docs/protocol.md §1.9 — static: no LeaveGroup, just a reset.
 		{"static member only resets", "i1", []string{
 			"callback lost (t-0)", `send JoinGroup v9 member="" topics=[t u] owned=() gen=-1`}},
 	} {
@@ -153,7 +153,7 @@ func TestPollTimeout(t *testing.T) {
 }
 
 func TestRequestTimedOut(t *testing.T) {
-	// Reference: KAFKA.md §1.11 — a lost response is retriable; no reset (KAFKA-13214).
+	// Reference: docs/protocol.md §1.11 — a lost response is retriable; no reset (KAFKA-13214).
 	t.Run("join is re-sent at the next poll without onJoinPrepare", func(t *testing.T) {
 		c := joiningConsumer(t, testConfig(impl.Kafka, eager...), P("t", 0))
 		c, effs := c.RequestTimedOut(KindJoin)

@@ -2,7 +2,7 @@ package consumer
 
 import "github.com/groupcheck/groupcheck/impl"
 
-// JoinTrigger is the event that makes a KIP-429 consumer rejoin (seed 000 §1 a–f). The
+// JoinTrigger is the event that makes a KIP-429 consumer rejoin (docs/protocol.md §7.1 a–f). The
 // variant KIP decides what to do with its owned partitions before the JoinGroup by it;
 // triggers accumulate and the strongest pending one wins (revoking all beats the others).
 type JoinTrigger int8
@@ -46,7 +46,7 @@ type TriggerPlan struct {
 	Lost    impl.PartitionSet // onPartitionsLost
 }
 
-// PlanJoinTrigger applies seed 000 §1 to the owned set: a, c, d revoke everything; b keeps
+// PlanJoinTrigger applies docs/protocol.md §7.1 to the owned set: a, c, d revoke everything; b keeps
 // what still exists in the cluster and loses the rest; e loses everything; f (and no
 // trigger, or an assignor's follow-up) keeps everything. Reference: KIP-429 §1.a–f; KIP-441.
 func PlanJoinTrigger(t JoinTrigger, owned impl.PartitionSet, cluster impl.Cluster) TriggerPlan {
@@ -94,7 +94,7 @@ func (c *Consumer) addTrigger(t JoinTrigger) {
 // Under FaultSkipJoinPrepareAfterReset a reset does not re-arm NeedsJoinPrepare, so a reset
 // mid-rebalance skips steps 1–3 (B7). Under FaultEagerKeepsOwnedList an eager member
 // calls onPartitionsRevoked but keeps its owned list, which the next JoinGroup advertises (B23).
-// Reference: KAFKA.md §2.3, §1.11; KIP-429 §1.
+// Reference: docs/protocol.md §2.3, §1.11; KIP-429 §1.
 func OnJoinPrepare(c Consumer) (Consumer, []Effect) {
 	var effs []Effect
 	full := c.NeedsJoinPrepare
@@ -143,7 +143,7 @@ func (c Consumer) subscribes(topic string) bool {
 
 // PollTick is the application's poll. If a rejoin is needed and no round is under way, it
 // runs onJoinPrepare (once per rebalance; in the variant KIP also whenever a trigger is
-// pending) and sends JoinGroup. Reference: KAFKA.md §1.11 (joinGroupIfNeeded).
+// pending) and sends JoinGroup. Reference: docs/protocol.md §1.11 (joinGroupIfNeeded).
 func (c Consumer) PollTick() (Consumer, []Effect) {
 	if !c.WantsToJoin() {
 		return c, nil

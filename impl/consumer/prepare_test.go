@@ -13,9 +13,9 @@ func TestProtocol(t *testing.T) {
 		assignors []string
 		want      impl.RebalanceProtocol
 	}{
-		// Reference: KAFKA.md §2.1 — the highest protocol supported by all assignors.
+		// Reference: docs/protocol.md §2.1 — the highest protocol supported by all assignors.
 		{"cooperative-sticky alone is cooperative", []string{CooperativeSticky}, impl.Cooperative},
-		// Reference: KAFKA.md §2.7 bounce 1 — a listed eager assignor keeps the member eager.
+		// Reference: docs/protocol.md §2.7 bounce 1 — a listed eager assignor keeps the member eager.
 		{"upgrade bounce one is eager", []string{CooperativeSticky, Range}, impl.Eager},
 		{"range is eager", []string{Range}, impl.Eager},
 		{"sticky is eager", []string{Sticky, RoundRobin}, impl.Eager},
@@ -38,13 +38,13 @@ func TestConfigProtocol(t *testing.T) {
 		override  *impl.RebalanceProtocol
 		want      impl.RebalanceProtocol
 	}{
-		// Reference: KAFKA.md §2.1 — without an override, the assignors decide.
+		// Reference: docs/protocol.md §2.1 — without an override, the assignors decide.
 		{"kip without override follows the assignors", impl.KIP, []string{CooperativeSticky}, nil, impl.Cooperative},
 		{"kafka follows the assignors", impl.Kafka, []string{Range}, nil, impl.Eager},
-		// Reference: KIP-429 seed 000 "Compatibility" — rebalance.protocol is its own config.
+		// Reference: KIP-429, docs/protocol.md §7.4 — rebalance.protocol is its own config.
 		{"kip cooperative override on range", impl.KIP, []string{Range}, &coop, impl.Cooperative},
 		{"kip eager override on cooperative-sticky", impl.KIP, []string{CooperativeSticky}, &eagerP, impl.Eager},
-		// Reference: KAFKA.md §2.1 — Kafka never shipped rebalance.protocol (New refuses it).
+		// Reference: docs/protocol.md §2.1 — Kafka never shipped rebalance.protocol (New refuses it).
 		{"kafka ignores the override", impl.Kafka, []string{Range}, &coop, impl.Eager},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -57,7 +57,7 @@ func TestConfigProtocol(t *testing.T) {
 }
 
 func TestNewRejectsBrokenProtocolOverride(t *testing.T) {
-	// The override is the seed's config: setting it under Kafka, or to a value that is no
+	// The override is KIP-429's config: setting it under Kafka, or to a value that is no
 	// protocol, is a broken contract.
 	coop, bogus := impl.Cooperative, impl.RebalanceProtocol(7)
 	for _, tc := range []struct {
@@ -130,25 +130,25 @@ func TestOnJoinPrepare(t *testing.T) {
 		wantEffs  []string
 		wantOwned impl.PartitionSet
 	}{
-		// Reference: KAFKA.md §2.3 steps 1, 3 (EAGER) — commit while STABLE, revoke all.
+		// Reference: docs/protocol.md §2.3 steps 1, 3 (EAGER) — commit while STABLE, revoke all.
 		{"eager commits then revokes everything", testConfig(impl.Kafka, eager...), nil,
 			[]string{commit, "callback revoked (t-0 t-1 u-0)"}, impl.PartitionSet{}},
-		// Reference: KAFKA.md §2.3 step 3 (COOPERATIVE) — only unsubscribed topics.
+		// Reference: docs/protocol.md §2.3 step 3 (COOPERATIVE) — only unsubscribed topics.
 		{"cooperative revokes only unsubscribed topics", testConfig(impl.Kafka),
 			func(c Consumer) Consumer { c.Topics = []string{"t"}; return c },
 			[]string{commit, "callback revoked (u-0)"}, P("t", 0, 1)},
-		// Reference: KAFKA.md §2.3 step 3 (COOPERATIVE) — nothing to revoke.
+		// Reference: docs/protocol.md §2.3 step 3 (COOPERATIVE) — nothing to revoke.
 		{"cooperative with unchanged subscription keeps everything", testConfig(impl.Kafka), nil,
 			[]string{commit}, owned},
-		// Reference: KAFKA.md §2.3 step 2 — a reset generation loses, never revokes.
+		// Reference: docs/protocol.md §2.3 step 2 — a reset generation loses, never revokes.
 		{"reset generation loses everything without commit", testConfig(impl.Kafka),
 			func(c Consumer) Consumer { c.resetGeneration(false); return c },
 			[]string{"callback lost (t-0 t-1 u-0)"}, impl.PartitionSet{}},
-		// Reference: KAFKA.md §1.11 — no commit outside STABLE (generationIfStable).
+		// Reference: docs/protocol.md §1.11 — no commit outside STABLE (generationIfStable).
 		{"no commit when not stable", testConfig(impl.Kafka, eager...),
 			func(c Consumer) Consumer { c.Status = PreparingRebalance; return c },
 			[]string{"callback revoked (t-0 t-1 u-0)"}, impl.PartitionSet{}},
-		// Reference: KAFKA.md §1.11 — one commit in flight at a time.
+		// Reference: docs/protocol.md §1.11 — one commit in flight at a time.
 		{"no second commit while one is in flight", testConfig(impl.Kafka, eager...),
 			func(c Consumer) Consumer { c.mark(KindCommit, c.OwnedPartitions); return c },
 			[]string{"callback revoked (t-0 t-1 u-0)"}, impl.PartitionSet{}},
@@ -186,7 +186,7 @@ func TestOnJoinPrepare(t *testing.T) {
 }
 
 func TestPollTickSendsJoinGroup(t *testing.T) {
-	// Reference: KAFKA.md §1.11 (initiateJoinGroup), §2.2 (subscription v2 carries owned
+	// Reference: docs/protocol.md §1.11 (initiateJoinGroup), §2.2 (subscription v2 carries owned
 	// partitions and the generation).
 	c := stableConsumer(testConfig(impl.Kafka), P("t", 1))
 	c.RejoinNeeded = true
@@ -212,7 +212,7 @@ func TestPollTickSendsJoinGroup(t *testing.T) {
 }
 
 func TestPollTickNeedsSubscription(t *testing.T) {
-	// Reference: KAFKA.md §1.11 — nothing to join without a subscription.
+	// Reference: docs/protocol.md §1.11 — nothing to join without a subscription.
 	c := New(testConfig(impl.Kafka), testCluster)
 	if c.WantsToJoin() {
 		t.Fatal("unsubscribed consumer wants to join")
@@ -229,7 +229,7 @@ func TestPollTickNeedsSubscription(t *testing.T) {
 }
 
 func TestSubscriptionVersions(t *testing.T) {
-	// Reference: KAFKA.md §2.2 — v0 carries no owned partitions, v1 no generation.
+	// Reference: docs/protocol.md §2.2 — v0 carries no owned partitions, v1 no generation.
 	for _, tc := range []struct {
 		version   int8
 		wantOwned impl.PartitionSet
@@ -249,7 +249,7 @@ func TestSubscriptionVersions(t *testing.T) {
 }
 
 func TestUserData(t *testing.T) {
-	// Reference: KAFKA.md §2.2 (cooperative-sticky user data: generation), BUGS.md B11 /
+	// Reference: docs/protocol.md §2.2 (cooperative-sticky user data: generation), docs/bugs.md B11 /
 	// KIP-341 (sticky user data: previous assignment and generation).
 	c := stableConsumer(testConfig(impl.Kafka, Sticky, CooperativeSticky, Range), P("t", 0))
 	want := []impl.UserData{

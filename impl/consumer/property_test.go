@@ -71,7 +71,7 @@ func drawResponse(t *rapid.T, c Consumer) impl.Response {
 	case KindJoin:
 		gen := impl.Generation(rapid.IntRange(-1, 6).Draw(t, "generation"))
 		if e == impl.None && gen < 1 {
-			gen = 1 // a completed join phase has bumped the generation (KAFKA.md §1.3)
+			gen = 1 // a completed join phase has bumped the generation (docs/protocol.md §1.3)
 		}
 		member := impl.MemberID(rapid.SampledFrom([]string{"m1", "m2"}).Draw(t, "member"))
 		leader := impl.MemberID(rapid.SampledFrom([]string{"m0", "m1", "m2"}).Draw(t, "leader"))
@@ -138,7 +138,7 @@ func drawConfig(t *rapid.T) Config {
 	if rapid.Bool().Draw(t, "static") {
 		cfg.InstanceID = "i1"
 	}
-	if cfg.Variant == impl.KIP { // the seed's rebalance.protocol override, when set
+	if cfg.Variant == impl.KIP { // KIP-429's rebalance.protocol override, when set
 		switch rapid.SampledFrom([]string{"assignors", "eager", "cooperative"}).Draw(t, "rebalance-protocol") {
 		case "eager":
 			cfg.RebalanceProtocol = new(impl.Eager)
@@ -154,13 +154,13 @@ func drawConfig(t *rapid.T) Config {
 //   - Owned() never holds a partition the callbacks took away (Revoked/Lost without a later
 //     Assigned); in fact Owned() equals what the callbacks say;
 //   - Revoked/Lost name only owned partitions, Assigned only unowned ones;
-//   - in a step, Revoked/Lost come before Assigned (variant Kafka; the variant KIP follows seed
-//     §3's Assigned-then-Revoked order, and on NEEDS_REJOIN then applies the pending §1
+//   - in a step, Revoked/Lost come before Assigned (variant Kafka; the variant KIP follows docs/protocol.md
+//     §7.3's Assigned-then-Revoked order, and on NEEDS_REJOIN then applies the pending §1
 //     trigger before the immediate JoinGroup, so it may also revoke or lose after assigning);
 //   - an OffsetCommit request is sent only from STABLE and carries that generation (≥ 0);
 //   - a closed consumer sends nothing.
 //
-// Reference: KAFKA.md §1.11 (generationIfStable), §2.3, §2.6; KIP-429 §1, §3.
+// Reference: docs/protocol.md §1.11 (generationIfStable), §2.3, §2.6; KIP-429 §1, §3.
 func TestPropertyOwnershipFollowsCallbacks(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		cfg := drawConfig(t)

@@ -7,7 +7,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// TestKafkaReactionTable walks every row of KAFKA.md §1.11's reaction table for the variant
+// TestKafkaReactionTable walks every row of docs/protocol.md §1.11's reaction table for the variant
 // Kafka (cooperative member owning t-0).
 func TestKafkaReactionTable(t *testing.T) {
 	cfg := testConfig(impl.Kafka)
@@ -167,7 +167,7 @@ func TestKafkaReactionTable(t *testing.T) {
 			summary{Stable, gen4, owned, false, true, impl.None}, []string{commitResult(impl.FencedInstanceID, 3)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// Reference: KAFKA.md §1.11 reaction table.
+			// Reference: docs/protocol.md §1.11 reaction table.
 			c, effs := tc.start(t).Receive(tc.resp)
 			if d := cmp.Diff(tc.want, summarize(c), cmpOpts); d != "" {
 				t.Errorf("state (-want +got):\n%s\n%v", d, c)
@@ -199,7 +199,7 @@ func responseKind(r impl.Response) string {
 }
 
 func TestResponseWithoutRequestIsIgnored(t *testing.T) {
-	// Reference: KAFKA.md §1.11 — one request per kind; a late duplicate answers nothing.
+	// Reference: docs/protocol.md §1.11 — one request per kind; a late duplicate answers nothing.
 	c := stableConsumer(testConfig(impl.Kafka), P("t", 0))
 	for _, r := range []impl.Response{
 		impl.JoinGroupResponse{Error: impl.UnknownMemberID},
@@ -216,7 +216,7 @@ func TestResponseWithoutRequestIsIgnored(t *testing.T) {
 }
 
 func TestJoinResponseAfterResetIsDiscarded(t *testing.T) {
-	// Reference: KAFKA.md §1.11 — the generation was reset by the heartbeat thread while the
+	// Reference: docs/protocol.md §1.11 — the generation was reset by the heartbeat thread while the
 	// JoinGroup was in flight: its answer is discarded and the member rejoins.
 	c := joiningConsumer(t, testConfig(impl.Kafka), P("t", 0))
 	c, _ = c.PollTimeout()
@@ -227,7 +227,7 @@ func TestJoinResponseAfterResetIsDiscarded(t *testing.T) {
 }
 
 func TestSyncResponseAfterResetIsDiscarded(t *testing.T) {
-	// Reference: KAFKA.md §1.11 — "If the generation was reset concurrently by the heartbeat
+	// Reference: docs/protocol.md §1.11 — "If the generation was reset concurrently by the heartbeat
 	// thread before onJoinComplete, the round is discarded and the client resets and rejoins."
 	c, _ := syncingConsumer(t, testConfig(impl.Kafka), P("t", 0)).HeartbeatTick()
 	c, _ = c.Receive(impl.HeartbeatResponse{Error: impl.UnknownMemberID})
@@ -244,7 +244,7 @@ func TestSyncResponseAfterResetIsDiscarded(t *testing.T) {
 }
 
 func TestJoinResponseContract(t *testing.T) {
-	// A JoinGroup NONE always carries the bumped generation and a member id (KAFKA.md §1.3,
+	// A JoinGroup NONE always carries the bumped generation and a member id (docs/protocol.md §1.3,
 	// §1.4); anything else is a broken contract and panics naming the transition.
 	defer func() {
 		if r := recover(); r == nil {

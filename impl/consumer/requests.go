@@ -5,7 +5,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // Subscription is the ConsumerProtocolSubscription this member sends for one assignor:
 // topics, the owned partitions it claims and their generation label, and the assignor's
 // user data. The version drops what it cannot carry (v0: no owned list; v0/v1: no
-// generation). Reference: KAFKA.md §2.2; KIP-792.
+// generation). Reference: docs/protocol.md §2.2; KIP-792.
 func (c Consumer) Subscription(assignor string) impl.Subscription {
 	s := impl.NewSubscription(c.Config.SubscriptionVersion, c.Topics, c.OwnedPartitions, c.claimGeneration())
 	s.UserData = c.userDataFor(assignor)
@@ -15,7 +15,7 @@ func (c Consumer) Subscription(assignor string) impl.Subscription {
 // claimGeneration is the generation label of the owned claim (the v2 field). Like Java it is
 // the member's current generation id, which after REBALANCE_IN_PROGRESS on SyncGroup is the
 // generation of a round whose assignment it never saw: a newer label on older content
-// (KAFKA.md §2.8, BUGS.md B8). The leader's KAFKA-14639 arbitration is what makes that safe.
+// (docs/protocol.md §2.8, docs/bugs.md B8). The leader's KAFKA-14639 arbitration is what makes that safe.
 func (c Consumer) claimGeneration() impl.Generation {
 	if c.Gen.Reset() {
 		return impl.NoGeneration
@@ -25,7 +25,7 @@ func (c Consumer) claimGeneration() impl.Generation {
 
 // userDataFor is the assignor's subscription user data: StickyAssignor sends its last
 // assignment and generation (KIP-341), CooperativeStickyAssignor its generation only
-// (KAFKA.md §2.2), the others nothing.
+// (docs/protocol.md §2.2), the others nothing.
 func (c Consumer) userDataFor(assignor string) impl.UserData {
 	switch assignor {
 	case Sticky:
@@ -49,10 +49,10 @@ func (c Consumer) claimGenerationUserData() impl.Generation {
 
 // joinReason is the KIP-423 JoinReason the variant KIP sends: RESTART for the first join of
 // an incarnation, TOPIC_METADATA_CHANGE for a leader's metadata rejoin, UPGRADE for an
-// assignor's follow-up (the seed's one reason that always rebalances; its motivation names
+// assignor's follow-up (KIP-423's one reason that always rebalances; its motivation names
 // this case: Streams members that finished restoring must be able to ask for a rebalance,
-// seed 004 ¶1). Kafka sends none (KIP-800's free text, e.g. Streams' "triggered followup
-// rebalance scheduled for …", is informational only, KAFKA.md §4).
+// docs/protocol.md §4.1). Kafka sends none (KIP-800's free text, e.g. Streams' "triggered followup
+// rebalance scheduled for …", is informational only, docs/protocol.md §4).
 func (c Consumer) joinReason() impl.JoinReason {
 	if c.Config.Variant != impl.KIP {
 		return impl.ReasonUnspecified

@@ -6,16 +6,16 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// OnSyncGroupResponse handles the SyncGroup response (KAFKA.md §1.11 reaction table,
+// OnSyncGroupResponse handles the SyncGroup response (docs/protocol.md §1.11 reaction table,
 // SyncGroup rows).
 //   - NONE: if the member is still COMPLETING_REBALANCE with the generation it synced with,
-//     the round completes (STABLE; OnJoinComplete, or seed §3 in the variant KIP); otherwise
+//     the round completes (STABLE; OnJoinComplete, or docs/protocol.md §7.3 in the variant KIP); otherwise
 //     the generation was reset meanwhile and the round is discarded (Java raises
 //     ILLEGAL_GENERATION to retry).
 //   - REBALANCE_IN_PROGRESS: rejoin; the generation from the JoinGroup is kept with the old
-//     partitions, so the next claim carries them labelled with it (KAFKA.md §2.8).
+//     partitions, so the next claim carries them labelled with it (docs/protocol.md §2.8).
 //     FaultResetGenerationOnSyncRebalance resets the generation
-//     instead, losing every partition at the next onJoinPrepare (KAFKA-13891, BUGS.md B8b).
+//     instead, losing every partition at the next onJoinPrepare (KAFKA-13891, docs/bugs.md B8b).
 //   - UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION: reset (member id only for UNKNOWN_MEMBER_ID,
 //     KAFKA-13419) if the generation is unchanged; a stale answer only fails the round.
 //   - FENCED_INSTANCE_ID, INCONSISTENT_GROUP_PROTOCOL: fatal.
@@ -56,7 +56,7 @@ func (c Consumer) OnSyncGroupResponse(r impl.SyncGroupResponse) (Consumer, []Eff
 // synced completes a round: STABLE, rejoinNeeded cleared unless something still asks for a
 // rejoin (subscription changed since the JoinGroup, leader metadata moved, a KIP trigger is
 // pending), onJoinPrepare re-armed for the next rebalance, then the assignment is applied.
-// Reference: KAFKA.md §1.11, §2.6; KIP-429 §3.
+// Reference: docs/protocol.md §1.11, §2.6; KIP-429 §3.
 func (c Consumer) synced(a impl.Assignment) (Consumer, []Effect) {
 	c.Status = Stable
 	c.NeedsJoinPrepare = true
@@ -83,7 +83,7 @@ func (c Consumer) synced(a impl.Assignment) (Consumer, []Effect) {
 //     maybeScheduleFollowupRebalance, which clears an older request when none was asked).
 //
 // Eager members reach it with nothing owned (onJoinPrepare revoked everything), so added is
-// the whole assignment. Reference: KAFKA.md §2.6.
+// the whole assignment. Reference: docs/protocol.md §2.6.
 func OnJoinComplete(c Consumer, a impl.Assignment) (Consumer, []Effect) {
 	assigned := a.Partitions
 	if !assigned.OfTopics(c.Topics).Equal(assigned) {
@@ -111,7 +111,7 @@ func (c *Consumer) adopt(assigned impl.PartitionSet) {
 	c.UserData = impl.UserData{Previous: assigned, Generation: c.Gen.ID}
 }
 
-// SyncPlan is seed 000 §3 steps 1–2 for one member.
+// SyncPlan is docs/protocol.md §7.3 steps 1–2 for one member.
 type SyncPlan struct {
 	Added   impl.PartitionSet // assigned − owned: onPartitionsAssigned
 	Revoked impl.PartitionSet // owned − assigned: onPartitionsRevoked
@@ -124,7 +124,7 @@ func ApplySyncGroup(owned, assigned impl.PartitionSet) SyncPlan {
 	return SyncPlan{Added: assigned.Minus(owned), Revoked: owned.Minus(assigned), Owned: assigned}
 }
 
-// ApplySyncGroupKIP is seed 000 §3 literally: update the owned list (step 2), call
+// ApplySyncGroupKIP is docs/protocol.md §7.3 literally: update the owned list (step 2), call
 // onPartitionsAssigned(added) (step 3), then onPartitionsRevoked(revoked) (step 4); on
 // NONE the round is complete (5.1); on NEEDS_REJOIN the member sends another JoinGroup at
 // once (5.2), having revoked "as required" (§1.f): a cooperative member nothing more, so it
@@ -132,7 +132,7 @@ func ApplySyncGroup(owned, assigned impl.PartitionSet) SyncPlan {
 // A member writing v0 subscriptions is pre-KIP-429 code: it reads the assignment at v0,
 // which has no error field, so NEEDS_REJOIN does not reach it (it rejoins when the others'
 // rejoin starts a rebalance, revoking everything then).
-// Note the seed orders Assigned before Revoked; the two sets are disjoint.
+// Note KIP-429 orders Assigned before Revoked; the two sets are disjoint.
 // Reference: KIP-429 §3.1–3.5, §1.f.
 func ApplySyncGroupKIP(c Consumer, a impl.Assignment) (Consumer, []Effect) {
 	plan := ApplySyncGroup(c.OwnedPartitions, a.Partitions)

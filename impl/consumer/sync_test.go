@@ -17,16 +17,16 @@ func TestOnJoinComplete(t *testing.T) {
 		wantOwned  impl.PartitionSet
 		wantRejoin bool
 	}{
-		// Reference: KAFKA.md §2.6 steps 2–4 — cooperative: revoked first, then rejoin.
+		// Reference: docs/protocol.md §2.6 steps 2–4 — cooperative: revoked first, then rejoin.
 		{"cooperative revokes moved partitions then assigns added ones and rejoins", testConfig(impl.Kafka),
 			P("t", 0, 1), P("t", 1, 2), []string{"callback revoked (t-0)", "callback assigned (t-2)"}, P("t", 1, 2), true},
-		// Reference: KAFKA.md §2.6 step 4 — onPartitionsAssigned even with an empty set.
+		// Reference: docs/protocol.md §2.6 step 4 — onPartitionsAssigned even with an empty set.
 		{"cooperative unchanged assignment calls assigned with nothing", testConfig(impl.Kafka),
 			P("t", 0), P("t", 0), []string{"callback assigned ()"}, P("t", 0), false},
-		// Reference: KAFKA.md §1.11 eager — onJoinComplete assigns everything.
+		// Reference: docs/protocol.md §1.11 eager — onJoinComplete assigns everything.
 		{"eager assigns the whole assignment", testConfig(impl.Kafka, eager...),
 			impl.PartitionSet{}, P("t", 1, 2), []string{"callback assigned (t-1 t-2)"}, P("t", 1, 2), false},
-		// Reference: KAFKA.md §2.6 step 1 — topics outside the subscription: not applied.
+		// Reference: docs/protocol.md §2.6 step 1 — topics outside the subscription: not applied.
 		{"assignment outside the subscription is not applied", testConfig(impl.Kafka),
 			P("t", 0), P("t", 0).Union(P("x", 0)), nil, P("t", 0), true},
 	} {
@@ -45,7 +45,7 @@ func TestOnJoinComplete(t *testing.T) {
 }
 
 func TestEagerRoundEndToEnd(t *testing.T) {
-	// Reference: KAFKA.md §1.11 eager behaviour, §2.3, §2.6.
+	// Reference: docs/protocol.md §1.11 eager behaviour, §2.3, §2.6.
 	c := stableConsumer(testConfig(impl.Kafka, eager...), P("t", 0))
 	c.RejoinNeeded = true
 	var all []Effect
@@ -76,7 +76,7 @@ func TestEagerRoundEndToEnd(t *testing.T) {
 }
 
 func TestSubscriptionChangedDuringRebalanceRejoins(t *testing.T) {
-	// Reference: KAFKA.md §2.6 (joinedSubscription): a round completed with an older
+	// Reference: docs/protocol.md §2.6 (joinedSubscription): a round completed with an older
 	// subscription is followed by another rejoin.
 	c := syncingConsumer(t, testConfig(impl.Kafka), P("t", 0))
 	c, _ = c.SubscriptionChanged([]string{"t", "u", "v"})

@@ -2,7 +2,7 @@ package coordinator
 
 import "github.com/groupcheck/groupcheck/impl"
 
-// completeJoin is onCompleteJoin, steps 1–5 of KAFKA.md §1.3 in order:
+// completeJoin is onCompleteJoin, steps 1–5 of docs/protocol.md §1.3 in order:
 //  1. remove every dynamic member without a parked JoinGroup (absent static members stay,
 //     KAFKA-8220);
 //  2. keep the leader if it rejoined, else elect the first rejoined member in id order (Kafka:

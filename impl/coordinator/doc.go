@@ -2,9 +2,9 @@
 // "consumer"), as a pure value: Group. Every handler takes the group and an input (a request
 // or a timer firing) and returns the successor group and the replies to send, each addressed
 // to the connection of the request it answers. Nothing here performs I/O, reads a clock or
-// draws random numbers. It implements KAFKA.md §1.2–1.10 (JoinGroup, SyncGroup, Heartbeat,
+// draws random numbers. It implements docs/protocol.md §1.2–1.10 (JoinGroup, SyncGroup, Heartbeat,
 // LeaveGroup, OffsetCommit, the session, pending-member, join and sync timers, static
-// membership) and, as variant KIP, KIP-423's JoinReason semantics (seed 004, KAFKA.md §4).
+// membership) and, as variant KIP, KIP-423's JoinReason semantics (docs/protocol.md §4).
 //
 // # Usage
 //

@@ -16,7 +16,7 @@ import (
 // the generation, the selected protocol, the leader, and each member with its subscription
 // for the selected protocol and its assignment. Everything else the coordinator keeps in
 // memory (parked requests, pending members, pendingSync, timers, isNew) is not in it.
-// Reference: KAFKA.md §1.3; GroupMetadataManager.groupMetadataValue and
+// Reference: docs/protocol.md §1.3; GroupMetadataManager.groupMetadataValue and
 // readGroupMessageValue (core/src/main/scala/kafka/coordinator/group).
 type Record struct {
 	Generation impl.Generation
@@ -41,7 +41,7 @@ type RecordMember struct {
 //
 // A rebalance under way (PreparingRebalance, or CompletingRebalance with its new generation
 // and leader) is never written: a failover then loads the generation before it.
-// Reference: KAFKA.md §1.3, §1.5, §1.10; GroupCoordinator.scala (storeGroup callers).
+// Reference: docs/protocol.md §1.3, §1.5, §1.10; GroupCoordinator.scala (storeGroup callers).
 func (g Group) Log() (Record, bool) {
 	if g.log == nil {
 		return Record{}, false
@@ -70,7 +70,7 @@ func (s *step) persist() {
 // protocol is the selected one with its recorded subscription; nothing is parked, nobody is
 // pending or new, no sync timer runs, and every member's session timer starts afresh
 // (GroupCoordinator.onGroupLoaded). The loaded group keeps the record as its log.
-// Reference: KAFKA.md §1.3; GroupMetadata.loadGroup (initialState = Empty if no members,
+// Reference: docs/protocol.md §1.3; GroupMetadata.loadGroup (initialState = Empty if no members,
 // else Stable) via GroupMetadataManager.readGroupMessageValue.
 func Load(cfg Config, r Record, ok bool) Group {
 	g := New(cfg)
@@ -100,13 +100,13 @@ func Load(cfg Config, r Record, ok bool) Group {
 // (validateGroupStatus while isCoordinatorLoadInProgress): JoinGroup, LeaveGroup and
 // OffsetCommit get COORDINATOR_LOAD_IN_PROGRESS; SyncGroup gets REBALANCE_IN_PROGRESS (old
 // clients would not handle the loading error); a Heartbeat is answered NONE ("respond
-// blindly"). Nothing changes. Reference: KAFKA.md §1.4–§1.8.
+// blindly"). Nothing changes. Reference: docs/protocol.md §1.4–§1.8.
 func LoadingReply(req impl.Request) impl.Reply {
 	return errorReply(req, impl.CoordinatorLoadInProgress)
 }
 
 // NotCoordinatorReply is the answer of a broker that no longer leads the group's partition:
-// NOT_COORDINATOR for every request. Reference: KAFKA.md §1.4 (group-level status errors).
+// NOT_COORDINATOR for every request. Reference: docs/protocol.md §1.4 (group-level status errors).
 func NotCoordinatorReply(req impl.Request) impl.Reply {
 	return errorReply(req, impl.NotCoordinator)
 }

@@ -35,7 +35,7 @@ func roundOf(t *testing.T, cfg Config) Group {
 // TestLogHoldsTheLastStableGeneration: the leader's SyncGroup writes the record (storeGroup
 // before → Stable), with each member's subscription for the selected protocol only; a
 // rebalance under way writes nothing, so the log still holds the Stable generation.
-// Reference: KAFKA.md §1.3, §1.5.
+// Reference: docs/protocol.md §1.3, §1.5.
 func TestLogHoldsTheLastStableGeneration(t *testing.T) {
 	g := roundOf(t, persisting)
 	want := Record{Generation: 1, Protocol: "cooperative-sticky", Leader: "a",
@@ -65,7 +65,7 @@ func TestLogOffKeepsNothing(t *testing.T) {
 }
 
 // TestLogEmptyGroupRecord: a join phase that ends with nobody writes the empty group record.
-// Reference: KAFKA.md §1.3 (PreparingRebalance → Empty: "empty group record written").
+// Reference: docs/protocol.md §1.3 (PreparingRebalance → Empty: "empty group record written").
 func TestLogEmptyGroupRecord(t *testing.T) {
 	g := roundOf(t, persisting)
 	g, _ = g.LeaveGroup(impl.LeaveGroupRequest{Conn: 1, Members: []impl.LeaveMember{{MemberID: "a"}}})
@@ -80,7 +80,7 @@ func TestLogEmptyGroupRecord(t *testing.T) {
 
 // TestLogStaticReplacement: a static member replaced in Stable without a rebalance is
 // written with its new member id (KIP-345: the new mapping is persisted).
-// Reference: KAFKA.md §1.10.
+// Reference: docs/protocol.md §1.10.
 func TestLogStaticReplacement(t *testing.T) {
 	g := stable(static("a1", "a"), dyn("b"))
 	g.cfg = persisting
@@ -96,7 +96,7 @@ func TestLogStaticReplacement(t *testing.T) {
 
 // TestLoad: a loaded group is Stable at the record's generation (Empty without members), its
 // members carry only the selected protocol, nothing is parked or pending, nobody is new; no
-// record gives a new group. Reference: KAFKA.md §1.3; GroupMetadata.loadGroup.
+// record gives a new group. Reference: docs/protocol.md §1.3; GroupMetadata.loadGroup.
 func TestLoad(t *testing.T) {
 	rec := Record{Generation: 4, Protocol: "range", Leader: "b",
 		Members: []RecordMember{{ID: "b", Subscription: subOf("t"), Assignment: asg(1)}, {ID: "a", InstanceID: "i", Subscription: subOf("t"), Assignment: asg(0)}}}
@@ -136,7 +136,7 @@ func TestLoadAfterRoundTrip(t *testing.T) {
 
 // TestFailoverReplies: what each request gets from a broker that no longer leads the group's
 // partition, and from the new coordinator while it loads (validateGroupStatus).
-// Reference: KAFKA.md §1.4 (JoinGroup), §1.5 (SyncGroup: REBALANCE_IN_PROGRESS while
+// Reference: docs/protocol.md §1.4 (JoinGroup), §1.5 (SyncGroup: REBALANCE_IN_PROGRESS while
 // loading), §1.6 (Heartbeat: NONE while loading), §1.7, §1.8.
 func TestFailoverReplies(t *testing.T) {
 	join := jgr(3, 9, "m", "", rng)

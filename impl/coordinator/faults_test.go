@@ -8,7 +8,7 @@ import (
 
 // TestFaultJoinTimerZero: with the join timer at zero, a rebalance started by one member's
 // JoinGroup completes at once with that member alone; the others are evicted while alive.
-// Reference: BUGS.md B1 (KAFKA-8653).
+// Reference: docs/bugs.md B1 (KAFKA-8653).
 func TestFaultJoinTimerZero(t *testing.T) {
 	abc := stable(dyn("a"), dyn("b"), dyn("c"))
 	req := jgr(2, 0, "b", "", protosU("range"))
@@ -44,7 +44,7 @@ func TestFaultJoinTimerZero(t *testing.T) {
 }
 
 // TestFaultNoSyncTimer: without the sync timer, a member that never sends SyncGroup keeps
-// the group in CompletingRebalance while heartbeats succeed. Reference: BUGS.md B3 (KAFKA-12890).
+// the group in CompletingRebalance while heartbeats succeed. Reference: docs/bugs.md B3 (KAFKA-12890).
 func TestFaultNoSyncTimer(t *testing.T) {
 	completing := mod(stable(dyn("a"), dyn("b")), func(g *Group) {
 		g.state, g.generation = CompletingRebalance, 3

@@ -9,7 +9,7 @@ import (
 
 // TestTwoStepJoinToStable drives two v9 dynamic members through the KIP-394 two-step join,
 // the initial delay, and the SyncGroup round, via Handle.
-// Reference: KAFKA.md §1.4 (two-step join), §1.3, §1.5.
+// Reference: docs/protocol.md §1.4 (two-step join), §1.3, §1.5.
 func TestTwoStepJoinToStable(t *testing.T) {
 	g := New(Config{})
 	step := func(req impl.Request, fresh impl.MemberID) []impl.Reply {

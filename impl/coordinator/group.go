@@ -9,11 +9,11 @@ import (
 // Config is the coordinator's fixed configuration. It travels inside every Group value but
 // never changes, and it is not part of the canonical encoding.
 type Config struct {
-	// Variant selects shipped Kafka (Kafka) or KIP-423 JoinReason semantics (KIP, seed 004).
+	// Variant selects shipped Kafka (Kafka) or KIP-423 JoinReason semantics (KIP, docs/protocol.md §4).
 	Variant impl.Variant
 	// Faults switches on deliberate defects: FaultJoinTimerZero (B1), FaultNoSyncTimer (B3).
 	Faults impl.Faults
-	// MaxSize is group.max.size; 0 means unlimited. Reference: KAFKA.md §1.4.
+	// MaxSize is group.max.size; 0 means unlimited. Reference: docs/protocol.md §1.4.
 	MaxSize int
 	// Persist keeps the group's last record in the log (Log), for a coordinator failover to
 	// load (Load). Off, nothing is kept, so a world without failovers has no more states.
@@ -35,7 +35,7 @@ type ParkedSync struct {
 	Conn   impl.Conn
 }
 
-// Member is the coordinator's record of one member (MemberMetadata; KAFKA.md §1.2). Values
+// Member is the coordinator's record of one member (MemberMetadata; docs/protocol.md §1.2). Values
 // returned by Group are copies; Protocols shares its backing array with the group and must
 // not be modified.
 type Member struct {
@@ -72,7 +72,7 @@ type Group struct {
 	members    []Member      // sorted by ID
 	pending    []impl.MemberID
 	// initialJoin: the running join timer is InitialDelayedJoin (the rebalance started from
-	// Empty), which never completes early, only when its timer fires (KAFKA.md §1.3).
+	// Empty), which never completes early, only when its timer fires (docs/protocol.md §1.3).
 	initialJoin bool
 	// log is the last GroupMetadata record written for the group (nil: none, or Persist off).
 	// It is immutable and shared between successors.

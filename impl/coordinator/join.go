@@ -6,7 +6,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// JoinGroup handles a JoinGroup request (KAFKA.md §1.4).
+// JoinGroup handles a JoinGroup request (docs/protocol.md §1.4).
 //
 // fresh is the member id the coordinator hands out if the request needs one (empty MemberID:
 // a dynamic or static newcomer, or a static restart). The caller must supply an id never used
@@ -16,7 +16,7 @@ import (
 //
 // Not modelled: group-level status errors (NOT_COORDINATOR, loading), session-timeout bounds,
 // protocol type (always "consumer"). The group always exists.
-// Reference: KAFKA.md §1.4, §1.10; seed 004 (variant KIP).
+// Reference: docs/protocol.md §1.4, §1.10; docs/protocol.md §4 (variant KIP).
 func (g Group) JoinGroup(req impl.JoinGroupRequest, fresh impl.MemberID) (Group, []impl.Reply) {
 	s := g.begin()
 	s.joinGroup(req, fresh)
@@ -38,7 +38,7 @@ func (s *step) joinGroup(req impl.JoinGroupRequest, fresh impl.MemberID) {
 
 // acceptJoiningMember is the group.max.size check: in PreparingRebalance it counts members
 // already parked (a parked member is always accepted), in CompletingRebalance/Stable members.
-// Reference: KAFKA.md §1.4.
+// Reference: docs/protocol.md §1.4.
 func (s *step) acceptJoiningMember(id impl.MemberID) bool {
 	max := s.g.cfg.MaxSize
 	if max <= 0 {
@@ -55,7 +55,7 @@ func (s *step) acceptJoiningMember(id impl.MemberID) bool {
 }
 
 // newMemberJoin is doNewMemberJoinGroup: a JoinGroup without member id.
-// Reference: KAFKA.md §1.4 "Unknown member".
+// Reference: docs/protocol.md §1.4 "Unknown member".
 func (s *step) newMemberJoin(req impl.JoinGroupRequest, fresh impl.MemberID) {
 	if s.g.state == Dead {
 		s.reply(req.Conn, joinError(impl.NoMemberID, impl.CoordinatorNotAvailable))
@@ -81,7 +81,7 @@ func (s *step) newMemberJoin(req impl.JoinGroupRequest, fresh impl.MemberID) {
 }
 
 // addMemberAndRebalance adds a new member, parked and marked new; the first member of a
-// leaderless group becomes leader. Reference: KAFKA.md §1.3 "Empty → PreparingRebalance", §1.4.
+// leaderless group becomes leader. Reference: docs/protocol.md §1.3 "Empty → PreparingRebalance", §1.4.
 func (s *step) addMemberAndRebalance(req impl.JoinGroupRequest, id impl.MemberID) {
 	s.insert(Member{ID: id, InstanceID: req.InstanceID, Protocols: req.Protocols, Join: parked(req), IsNew: true})
 	if s.g.leader == "" {
@@ -95,7 +95,7 @@ func parked(req impl.JoinGroupRequest) ParkedJoin {
 }
 
 // currentMemberJoin is doCurrentMemberJoinGroup: a JoinGroup with a member id.
-// Reference: KAFKA.md §1.4 "Known member id".
+// Reference: docs/protocol.md §1.4 "Known member id".
 func (s *step) currentMemberJoin(req impl.JoinGroupRequest) {
 	id := req.MemberID
 	switch {
@@ -119,7 +119,7 @@ func (s *step) currentMemberJoin(req impl.JoinGroupRequest) {
 }
 
 // knownMemberJoin dispatches a validated member's JoinGroup by state.
-// Reference: KAFKA.md §1.4; seed 004 and KAFKA.md §4 for variant KIP.
+// Reference: docs/protocol.md §1.4; docs/protocol.md §4 for variant KIP.
 func (s *step) knownMemberJoin(req impl.JoinGroupRequest) {
 	m := s.member(req.MemberID)
 	same := sameProtocols(m.Protocols, req.Protocols)
@@ -160,13 +160,13 @@ func (s *step) updateMemberAndRebalance(req impl.JoinGroupRequest) {
 }
 
 // kipForcesRebalance: under KIP-423, TOPIC_METADATA_CHANGE and UPGRADE from a member with
-// identity always rebalance, even with unchanged metadata. Reference: seed 004; KAFKA.md §4.
+// identity always rebalance, even with unchanged metadata. Reference: docs/protocol.md §4.
 func (s *step) kipForcesRebalance(r impl.JoinReason) bool {
 	return s.g.cfg.Variant == impl.KIP && (r == impl.ReasonTopicMetadataChange || r == impl.ReasonUpgrade)
 }
 
 // kipRestart: under KIP-423, RESTART from a member with identity does not rebalance a Stable
-// group. Reference: seed 004; KAFKA.md §4.
+// group. Reference: docs/protocol.md §4.
 func (s *step) kipRestart(r impl.JoinReason) bool {
 	return s.g.cfg.Variant == impl.KIP && r == impl.ReasonRestart
 }

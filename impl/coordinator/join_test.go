@@ -32,41 +32,41 @@ func TestJoinGroupUnknownMember(t *testing.T) {
 	newM1 := func(v int16) Member { m := joined(dyn("m1"), 1); m.Join.Version = v; m.IsNew = true; return m }
 	runJoin(t, []joinCase{
 		{
-			// Reference: KAFKA.md §1.4 "Unknown member: group Dead → COORDINATOR_NOT_AVAILABLE".
+			// Reference: docs/protocol.md §1.4 "Unknown member: group Dead → COORDINATOR_NOT_AVAILABLE".
 			name: "dead group refuses a newcomer",
 			g:    Group{state: Dead}, req: jgr(1, 9, "", "", rng), fresh: "m1",
 			want: Group{state: Dead},
 			out:  []impl.Reply{joinErr(1, "", impl.CoordinatorNotAvailable)},
 		},
 		{
-			// Reference: KAFKA.md §1.2 (an Empty group accepts anything non-empty).
+			// Reference: docs/protocol.md §1.2 (an Empty group accepts anything non-empty).
 			name: "empty protocol list is inconsistent even for an empty group",
 			g:    Group{}, req: jgr(1, 9, "", "", nil), fresh: "m1",
 			want: Group{},
 			out:  []impl.Reply{joinErr(1, "", impl.InconsistentGroupProtocol)},
 		},
 		{
-			// Reference: KAFKA.md §1.2 (joiner shares no protocol with all members).
+			// Reference: docs/protocol.md §1.2 (joiner shares no protocol with all members).
 			name: "no assignor shared with the members",
 			g:    ab, req: jgr(1, 9, "", "", protos("roundrobin")), fresh: "m1",
 			want: ab,
 			out:  []impl.Reply{joinErr(1, "", impl.InconsistentGroupProtocol)},
 		},
 		{
-			// Reference: KAFKA.md §1.4 (KIP-394 two-step join, v4+ dynamic).
+			// Reference: docs/protocol.md §1.4 (KIP-394 two-step join, v4+ dynamic).
 			name: "v4 dynamic newcomer gets MEMBER_ID_REQUIRED and becomes pending",
 			g:    Group{}, req: jgr(1, 4, "", "", rng), fresh: "m1",
 			want: Group{pending: []impl.MemberID{"m1"}},
 			out:  []impl.Reply{joinErr(1, "m1", impl.MemberIDRequired)},
 		},
 		{
-			// Reference: KAFKA.md §1.3 "Empty → PreparingRebalance", §1.4 (v<4 added at once).
+			// Reference: docs/protocol.md §1.3 "Empty → PreparingRebalance", §1.4 (v<4 added at once).
 			name: "v3 dynamic newcomer is added at once and starts the initial join",
 			g:    Group{}, req: jgr(1, 3, "", "", rng), fresh: "m1",
 			want: Group{state: PreparingRebalance, leader: "m1", members: []Member{newM1(3)}, initialJoin: true},
 		},
 		{
-			// Reference: KAFKA.md §1.3 "Stable → PreparingRebalance: new member".
+			// Reference: docs/protocol.md §1.3 "Stable → PreparingRebalance: new member".
 			name: "v3 dynamic newcomer rebalances a Stable group",
 			g:    ab, req: jgr(1, 3, "", "", rng), fresh: "m1",
 			want: mod(ab, func(g *Group) {
@@ -75,7 +75,7 @@ func TestJoinGroupUnknownMember(t *testing.T) {
 			}),
 		},
 		{
-			// Reference: KAFKA.md §1.4 "static: ... otherwise add the member and maybePrepareRebalance".
+			// Reference: docs/protocol.md §1.4 "static: ... otherwise add the member and maybePrepareRebalance".
 			name: "static newcomer with an unknown instance id is added",
 			g:    Group{}, req: jgr(1, 5, "", "i1", rng), fresh: "m1",
 			want: Group{state: PreparingRebalance, leader: "m1", initialJoin: true, members: []Member{func() Member {
@@ -85,7 +85,7 @@ func TestJoinGroupUnknownMember(t *testing.T) {
 			}()}},
 		},
 		{
-			// Reference: KAFKA.md §1.4 capacity check (Stable counts members).
+			// Reference: docs/protocol.md §1.4 capacity check (Stable counts members).
 			name: "group.max.size reached in Stable",
 			cfg:  Config{MaxSize: 2},
 			g:    ab, req: jgr(1, 3, "", "", rng), fresh: "m1",
@@ -93,7 +93,7 @@ func TestJoinGroupUnknownMember(t *testing.T) {
 			out:  []impl.Reply{joinErr(1, "", impl.GroupMaxSizeReached)},
 		},
 		{
-			// Reference: KAFKA.md §1.4 capacity check (PreparingRebalance counts parked members;
+			// Reference: docs/protocol.md §1.4 capacity check (PreparingRebalance counts parked members;
 			// the refused member is removed, here the leader, and the join phase completes).
 			name: "group.max.size in PreparingRebalance removes a refused known member",
 			cfg:  Config{MaxSize: 1},
@@ -140,47 +140,47 @@ func TestJoinGroupKnownMember(t *testing.T) {
 	}
 	runJoin(t, []joinCase{
 		{
-			// Reference: KAFKA.md §1.4 "id is a pending member → add and rebalance".
+			// Reference: docs/protocol.md §1.4 "id is a pending member → add and rebalance".
 			name: "pending id rejoins and is added",
 			g:    Group{pending: []impl.MemberID{"m1"}}, req: jgr(1, 4, "m1", "", rng),
 			want: Group{state: PreparingRebalance, leader: "m1", initialJoin: true,
 				members: []Member{func() Member { m := joined(dyn("m1"), 1); m.Join.Version, m.IsNew = 4, true; return m }()}},
 		},
 		{
-			// Reference: KAFKA.md §1.4 ("pending ids cannot be static"; Kafka throws).
+			// Reference: docs/protocol.md §1.4 ("pending ids cannot be static"; Kafka throws).
 			name: "pending id with an instance id is refused",
 			g:    Group{pending: []impl.MemberID{"m1"}}, req: jgr(1, 5, "m1", "i1", rng),
 			want: Group{pending: []impl.MemberID{"m1"}},
 			out:  []impl.Reply{joinErr(1, "m1", impl.InvalidRequest)},
 		},
 		{
-			// Reference: KAFKA.md §1.4 validateCurrentMember, §1.10.
+			// Reference: docs/protocol.md §1.4 validateCurrentMember, §1.10.
 			name: "instance id mapped to another member is fenced",
 			g:    stable(static("a", "i1"), dyn("b")), req: jgr(2, 9, "b", "i1", rng),
 			want: stable(static("a", "i1"), dyn("b")),
 			out:  []impl.Reply{joinErr(2, "b", impl.FencedInstanceID)},
 		},
 		{
-			// Reference: KAFKA.md §1.4 validateCurrentMember.
+			// Reference: docs/protocol.md §1.4 validateCurrentMember.
 			name: "unknown instance id",
 			g:    ab, req: jgr(1, 9, "a", "i9", rng), want: ab,
 			out: []impl.Reply{joinErr(1, "a", impl.UnknownMemberID)},
 		},
 		{
-			// Reference: KAFKA.md §1.4 validateCurrentMember.
+			// Reference: docs/protocol.md §1.4 validateCurrentMember.
 			name: "unknown member id",
 			g:    ab, req: jgr(1, 9, "zz", "", rng), want: ab,
 			out: []impl.Reply{joinErr(1, "zz", impl.UnknownMemberID)},
 		},
 		{
-			// Reference: KAFKA.md §1.4 "Known member id: Dead → COORDINATOR_NOT_AVAILABLE".
+			// Reference: docs/protocol.md §1.4 "Known member id: Dead → COORDINATOR_NOT_AVAILABLE".
 			name: "dead group refuses a member",
 			g:    mod(ab, func(g *Group) { g.state = Dead }), req: jgr(1, 9, "a", "", rng),
 			want: mod(ab, func(g *Group) { g.state = Dead }),
 			out:  []impl.Reply{joinErr(1, "a", impl.CoordinatorNotAvailable)},
 		},
 		{
-			// Reference: KAFKA.md §1.4 "PreparingRebalance: update metadata, park".
+			// Reference: docs/protocol.md §1.4 "PreparingRebalance: update metadata, park".
 			name: "PreparingRebalance parks the request",
 			g:    preparing, req: jgr(2, 9, "b", "", protosU("range")),
 			want: mod(preparing, func(g *Group) {
@@ -189,7 +189,7 @@ func TestJoinGroupKnownMember(t *testing.T) {
 			}),
 		},
 		{
-			// Reference: KAFKA.md §1.3 (join completes when all members rejoined), steps 3–4.
+			// Reference: docs/protocol.md §1.3 (join completes when all members rejoined), steps 3–4.
 			name: "last member to rejoin completes the join phase",
 			g: mod(preparing, func(g *Group) {
 				*at(g, "b") = joined(*at(g, "b"), 2)
@@ -208,19 +208,19 @@ func TestJoinGroupKnownMember(t *testing.T) {
 			},
 		},
 		{
-			// Reference: KAFKA.md §1.4 "CompletingRebalance: same metadata → answer current generation (leader gets the member list)".
+			// Reference: docs/protocol.md §1.4 "CompletingRebalance: same metadata → answer current generation (leader gets the member list)".
 			name: "CompletingRebalance leader with same metadata gets the members again",
 			g:    completing, req: jgr(1, 9, "a", "", rng), want: completing,
 			out: []impl.Reply{reply(1, impl.JoinGroupResponse{Generation: 3, ProtocolName: "range", Leader: "a", MemberID: "a", Members: memberList(dyn("a"), dyn("b"))})},
 		},
 		{
-			// Reference: KAFKA.md §1.4 (CompletingRebalance, same metadata, follower).
+			// Reference: docs/protocol.md §1.4 (CompletingRebalance, same metadata, follower).
 			name: "CompletingRebalance follower with same metadata gets the current generation",
 			g:    completing, req: jgr(2, 9, "b", "", rng), want: completing,
 			out: []impl.Reply{reply(2, impl.JoinGroupResponse{Generation: 3, ProtocolName: "range", Leader: "a", MemberID: "b"})},
 		},
 		{
-			// Reference: KAFKA.md §1.3 "Entering PreparingRebalance" (parked syncs answered, assignments cleared).
+			// Reference: docs/protocol.md §1.3 "Entering PreparingRebalance" (parked syncs answered, assignments cleared).
 			name: "CompletingRebalance changed metadata rebalances and releases parked syncs",
 			g:    completing, req: jgr(1, 9, "a", "", protosU("range")),
 			want: mod(rebalanced(completing, "a", 1, protosU("range")), func(g *Group) {
@@ -231,18 +231,18 @@ func TestJoinGroupKnownMember(t *testing.T) {
 			out: []impl.Reply{reply(7, impl.SyncGroupResponse{Error: impl.RebalanceInProgress})},
 		},
 		{
-			// Reference: KAFKA.md §1.4 "Stable: leader → always rebalance".
+			// Reference: docs/protocol.md §1.4 "Stable: leader → always rebalance".
 			name: "Stable leader rejoin with same metadata rebalances",
 			g:    ab, req: jgr(1, 9, "a", "", rng), want: rebalanced(ab, "a", 1, rng),
 		},
 		{
-			// Reference: KAFKA.md §1.4 "follower with identical metadata → current generation".
+			// Reference: docs/protocol.md §1.4 "follower with identical metadata → current generation".
 			name: "Stable follower with same metadata gets the current generation",
 			g:    ab, req: jgr(2, 9, "b", "", rng), want: ab,
 			out: []impl.Reply{reply(2, impl.JoinGroupResponse{Generation: 2, ProtocolName: "range", Leader: "a", MemberID: "b"})},
 		},
 		{
-			// Reference: KAFKA.md §1.4 "follower with changed metadata → rebalance".
+			// Reference: docs/protocol.md §1.4 "follower with changed metadata → rebalance".
 			name: "Stable follower with changed metadata rebalances",
 			g:    ab, req: jgr(2, 9, "b", "", protosU("range")), want: rebalanced(ab, "b", 2, protosU("range")),
 		},

@@ -9,7 +9,7 @@ import (
 
 // TestJoinReasonInStable is the variant × reason matrix for a member with identity rejoining
 // a Stable group. rebalance is whether the group enters PreparingRebalance.
-// Reference: KAFKA.md §1.4 (Kafka), seed 004 and KAFKA.md §4 (KIP).
+// Reference: docs/protocol.md §1.4 (Kafka), docs/protocol.md §4 (KIP).
 func TestJoinReasonInStable(t *testing.T) {
 	reasons := []impl.JoinReason{impl.ReasonUnspecified, impl.ReasonRestart, impl.ReasonTopicMetadataChange, impl.ReasonUpgrade}
 	for _, tc := range []struct {
@@ -88,7 +88,7 @@ func TestJoinReasonKIPCases(t *testing.T) {
 	}
 	runJoin(t, []joinCase{
 		{
-			// Reference: seed 004 (RESTART, no rebalance) with the KIP-345 protocol guard.
+			// Reference: docs/protocol.md §4 (RESTART, no rebalance) with the KIP-345 protocol guard.
 			name: "KIP restart that changes the selected assignor still rebalances",
 			cfg:  kip, g: abTwo, req: withReason(jgr(2, 9, "b", "", protos("rr")), impl.ReasonRestart),
 			want: mod(abTwo, func(g *Group) {
@@ -97,13 +97,13 @@ func TestJoinReasonKIPCases(t *testing.T) {
 			}),
 		},
 		{
-			// Reference: seed 004 (the leader's pre-v9 answer carries the members, no SkipAssignment).
+			// Reference: docs/protocol.md §4 (the leader's pre-v9 answer carries the members, no SkipAssignment).
 			name: "KIP restart of the leader before v9 lists the members without SkipAssignment",
 			cfg:  kip, g: ab, req: withReason(jgr(1, 5, "a", "", rng), impl.ReasonRestart), want: ab,
 			out: []impl.Reply{reply(1, impl.JoinGroupResponse{Generation: 2, ProtocolName: "range", Leader: "a", MemberID: "a", Members: memberList(dyn("a"), dyn("b"))})},
 		},
 		{
-			// Reference: seed 004 "TOPIC_METADATA_CHANGE → move the group to PreparingRebalance".
+			// Reference: docs/protocol.md §4 "TOPIC_METADATA_CHANGE → move the group to PreparingRebalance".
 			name: "KIP topic metadata change in CompletingRebalance rebalances despite same metadata",
 			cfg:  kip, g: completing, req: withReason(jgr(1, 9, "a", "", rng), impl.ReasonTopicMetadataChange),
 			want: mod(ab, func(g *Group) {
@@ -115,7 +115,7 @@ func TestJoinReasonKIPCases(t *testing.T) {
 			}),
 		},
 		{
-			// Reference: seed 004 (UPGRADE rebalances; known instance id is identity).
+			// Reference: docs/protocol.md §4 (UPGRADE rebalances; known instance id is identity).
 			name: "KIP static restart with UPGRADE in Stable rebalances",
 			cfg:  kip, g: stable(static("a", "i1"), dyn("b")), req: withReason(jgr(1, 9, "", "i1", rng), impl.ReasonUpgrade), fresh: "n1",
 			want: mod(stable(static("n1", "i1"), dyn("b")), func(g *Group) {
@@ -126,7 +126,7 @@ func TestJoinReasonKIPCases(t *testing.T) {
 			out: nil,
 		},
 		{
-			// Reference: seed 004 (members without identity rebalance as before).
+			// Reference: docs/protocol.md §4 (members without identity rebalance as before).
 			name: "KIP newcomer with RESTART still grows the group",
 			cfg:  kip, g: ab, req: withReason(jgr(3, 3, "", "", rng), impl.ReasonRestart), fresh: "m1",
 			want: mod(ab, func(g *Group) {

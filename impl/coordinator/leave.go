@@ -6,7 +6,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // member id with an instance id removes whichever member holds the instance (admin path); a
 // pending member id is dropped; otherwise the identity is validated and the member removed.
 // The per-member outcome is in the response, answered after every removal's own replies.
-// Reference: KAFKA.md §1.7.
+// Reference: docs/protocol.md §1.7.
 func (g Group) LeaveGroup(req impl.LeaveGroupRequest) (Group, []impl.Reply) {
 	if g.state == Dead {
 		return g, []impl.Reply{{To: req.Conn, Response: impl.LeaveGroupResponse{Error: impl.CoordinatorNotAvailable}}}
@@ -44,7 +44,7 @@ func (s *step) leaveOne(lm impl.LeaveMember) impl.ErrorCode {
 // removeMember is removeMemberAndUpdateGroup: the member's parked JoinGroup gets
 // UNKNOWN_MEMBER_ID (a parked SyncGroup is dropped unanswered, as in Kafka), the member is
 // removed, then Stable/CompletingRebalance rebalance and PreparingRebalance tries to complete.
-// Reference: KAFKA.md §1.7, §1.9.
+// Reference: docs/protocol.md §1.7, §1.9.
 func (s *step) removeMember(id impl.MemberID) {
 	if m := s.member(id); m.Join.Parked {
 		s.reply(m.Join.Conn, joinError(impl.NoMemberID, impl.UnknownMemberID))
@@ -59,7 +59,7 @@ func (s *step) removeMember(id impl.MemberID) {
 }
 
 // removePendingMember drops a pending id; the join phase may now complete.
-// Reference: KAFKA.md §1.7, §1.9.
+// Reference: docs/protocol.md §1.7, §1.9.
 func (s *step) removePendingMember(id impl.MemberID) {
 	s.remove(id)
 	s.maybeCompleteJoin()

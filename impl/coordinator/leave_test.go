@@ -40,14 +40,14 @@ func TestLeaveGroup(t *testing.T) {
 		want Group
 		out  []impl.Reply
 	}{
-		// Reference: KAFKA.md §1.7 "Top-level: Dead → COORDINATOR_NOT_AVAILABLE".
+		// Reference: docs/protocol.md §1.7 "Top-level: Dead → COORDINATOR_NOT_AVAILABLE".
 		{"dead group", mod(abc, func(g *Group) { g.state = Dead }), lv(lm("a", "")),
 			mod(abc, func(g *Group) { g.state = Dead }),
 			[]impl.Reply{reply(9, impl.LeaveGroupResponse{Error: impl.CoordinatorNotAvailable})}},
-		// Reference: KAFKA.md §1.7 "pending member id → drop it".
+		// Reference: docs/protocol.md §1.7 "pending member id → drop it".
 		{"pending id is dropped", Group{pending: []impl.MemberID{"p"}}, lv(lm("p", "")),
 			Group{}, []impl.Reply{res(lr("p", "", impl.None))}},
-		// Reference: KAFKA.md §1.7 "(may complete the join phase)".
+		// Reference: docs/protocol.md §1.7 "(may complete the join phase)".
 		{"dropping the last pending id completes the join phase",
 			mod(preparing, func(g *Group) { g.members, g.pending = g.members[:2], []impl.MemberID{"p"} }), lv(lm("p", "")),
 			mod(preparing, func(g *Group) {
@@ -57,7 +57,7 @@ func TestLeaveGroup(t *testing.T) {
 				}
 			}),
 			[]impl.Reply{reply(1, gen3("a", true)), reply(2, gen3("b", false)), res(lr("p", "", impl.None))}},
-		// Reference: KAFKA.md §1.7 admin path (empty member id + instance id); leader moves.
+		// Reference: docs/protocol.md §1.7 admin path (empty member id + instance id); leader moves.
 		{"admin removes a static member by instance id", st, lv(lm("", "i1")),
 			mod(st, func(g *Group) {
 				g.state, g.leader, g.members = PreparingRebalance, "b", g.members[1:]
@@ -67,11 +67,11 @@ func TestLeaveGroup(t *testing.T) {
 		{"empty member id without instance id", st, lv(lm("", "")), st, []impl.Reply{res(lr("", "", impl.UnknownMemberID))}},
 		{"fenced instance", st, lv(lm("b", "i1")), st, []impl.Reply{res(lr("b", "i1", impl.FencedInstanceID))}},
 		{"unknown member", st, lv(lm("zz", "")), st, []impl.Reply{res(lr("zz", "", impl.UnknownMemberID))}},
-		// Reference: KAFKA.md §1.7 "Removal: answer its parked JoinGroup with UNKNOWN_MEMBER_ID".
+		// Reference: docs/protocol.md §1.7 "Removal: answer its parked JoinGroup with UNKNOWN_MEMBER_ID".
 		{"a parked member leaving gets its join answered", preparing, lv(lm("b", "")),
 			mod(preparing, func(g *Group) { g.members = []Member{g.members[0], g.members[2]} }),
 			[]impl.Reply{joinErr(2, "", impl.UnknownMemberID), res(lr("b", "", impl.None))}},
-		// Reference: KAFKA.md §1.7 "PreparingRebalance → try complete".
+		// Reference: docs/protocol.md §1.7 "PreparingRebalance → try complete".
 		{"the last absent member leaving completes the join phase", preparing, lv(lm("c", "")),
 			mod(preparing, func(g *Group) {
 				g.state, g.generation, g.members = CompletingRebalance, 3, g.members[:2]
@@ -80,7 +80,7 @@ func TestLeaveGroup(t *testing.T) {
 				}
 			}),
 			[]impl.Reply{reply(1, gen3("a", true)), reply(2, gen3("b", false)), res(lr("c", "", impl.None))}},
-		// Reference: KAFKA.md §1.7 (batch, each member in turn; leader replaced in id order).
+		// Reference: docs/protocol.md §1.7 (batch, each member in turn; leader replaced in id order).
 		{"batch leave of leader and follower", abc, lv(lm("a", ""), lm("b", "")),
 			mod(abc, func(g *Group) { g.state, g.leader, g.members = PreparingRebalance, "c", g.members[2:] }),
 			[]impl.Reply{res(lr("a", "", impl.None), lr("b", "", impl.None))}},

@@ -169,7 +169,7 @@ func (w *walk) step() {
 	w.reached[after.State()] = true
 }
 
-// checkTransitions: every transition is an edge of KAFKA.md §1.3's table (written out
+// checkTransitions: every transition is an edge of docs/protocol.md §1.3's table (written out
 // independently in state_test.go), the chain joins before to after, and the generation rose
 // by exactly the number of completed join phases.
 func (w *walk) checkTransitions(before, after Group, kind string, req impl.Request) {

@@ -36,7 +36,7 @@ func (g Group) supporters(name string) int {
 
 // supportsProtocols is GroupMetadata.supportsProtocols: a joiner must list at least one
 // assignor that every current member lists (any non-empty list when there are no members).
-// The protocol type is always "consumer" here. Reference: KAFKA.md §1.2.
+// The protocol type is always "consumer" here. Reference: docs/protocol.md §1.2.
 func (g Group) supportsProtocols(ps []impl.GroupProtocol) bool {
 	for _, p := range ps {
 		if g.supporters(p.Name) == len(g.members) {
@@ -46,7 +46,7 @@ func (g Group) supportsProtocols(ps []impl.GroupProtocol) bool {
 	return false
 }
 
-// selectProtocol is the vote of KAFKA.md §1.2: candidates are the assignors every member
+// selectProtocol is the vote of docs/protocol.md §1.2: candidates are the assignors every member
 // lists; each member votes for its first candidate; most votes wins. Kafka breaks ties
 // arbitrarily; the reference picks the smallest name. No candidate is a broken contract
 // (JoinGroup's protocol check keeps the intersection non-empty).

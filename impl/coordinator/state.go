@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// State is the classic group's state (ClassicGroupState; KAFKA.md §1.2–1.3).
+// State is the classic group's state (ClassicGroupState; docs/protocol.md §1.2–1.3).
 type State int8
 
 // The five group states.
@@ -34,7 +34,7 @@ func (s State) String() string {
 }
 
 // predecessors is the allowed-predecessor table, asserted on every transition.
-// Reference: KAFKA.md §1.3 (ClassicGroupState static block).
+// Reference: docs/protocol.md §1.3 (ClassicGroupState static block).
 var predecessors = [numStates][]State{
 	Empty:               {PreparingRebalance},
 	PreparingRebalance:  {Stable, CompletingRebalance, Empty},
@@ -44,7 +44,7 @@ var predecessors = [numStates][]State{
 }
 
 // Predecessors lists the states from which the group may move to to.
-// Reference: KAFKA.md §1.3.
+// Reference: docs/protocol.md §1.3.
 func Predecessors(to State) []State {
 	if to < 0 || to >= numStates {
 		return nil
@@ -54,7 +54,7 @@ func Predecessors(to State) []State {
 
 // CanTransition reports whether from → to is allowed by the predecessor table. Every state
 // change of a Group is checked against it; an illegal one panics naming the transition.
-// Reference: KAFKA.md §1.3.
+// Reference: docs/protocol.md §1.3.
 func CanTransition(from, to State) bool {
 	if to < 0 || to >= numStates {
 		return false

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// allowed is KAFKA.md §1.3's predecessor table written out as edges, independently of the code.
+// allowed is docs/protocol.md §1.3's predecessor table written out as edges, independently of the code.
 var allowed = map[[2]State]bool{
 	{PreparingRebalance, Empty}:               true,
 	{Stable, PreparingRebalance}:              true,
@@ -23,7 +23,7 @@ var allowed = map[[2]State]bool{
 }
 
 func TestCanTransition(t *testing.T) {
-	// Reference: KAFKA.md §1.3 (ClassicGroupState allowed predecessors).
+	// Reference: docs/protocol.md §1.3 (ClassicGroupState allowed predecessors).
 	for from := Empty; from <= Dead+1; from++ {
 		for to := Empty; to <= Dead+1; to++ {
 			if got, want := CanTransition(from, to), allowed[[2]State{from, to}]; got != want {
@@ -40,7 +40,7 @@ func TestCanTransition(t *testing.T) {
 }
 
 func TestIllegalTransitionPanics(t *testing.T) {
-	// Reference: KAFKA.md §1.3 ("enforced by an assertion on transition").
+	// Reference: docs/protocol.md §1.3 ("enforced by an assertion on transition").
 	defer func() {
 		r := recover()
 		if r != "coordinator: illegal transition Empty -> Stable" {

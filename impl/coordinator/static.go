@@ -21,7 +21,7 @@ import (
 //
 // Kafka leaves the old id in pendingSyncMembers; the reference moves the flag with the
 // record, so the sync timer judges the instance, not the dead id.
-// Reference: KAFKA.md §1.10.
+// Reference: docs/protocol.md §1.10.
 func (s *step) replaceStatic(req impl.JoinGroupRequest, old, fresh impl.MemberID) {
 	prevLeader := s.g.leader
 	rec := s.extract(old)
@@ -54,7 +54,7 @@ func (s *step) replaceStatic(req impl.JoinGroupRequest, old, fresh impl.MemberID
 }
 
 // staticRejoinResponse is the Stable static-restart answer, in its v9+ (SkipAssignment) or
-// pre-v9 (old leader id) form. Reference: KAFKA.md §1.10 (KIP-814).
+// pre-v9 (old leader id) form. Reference: docs/protocol.md §1.10 (KIP-814).
 func (s *step) staticRejoinResponse(fresh, prevLeader impl.MemberID, version int16) impl.JoinGroupResponse {
 	if version >= 9 {
 		isLeader := fresh == s.g.leader

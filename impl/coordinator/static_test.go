@@ -36,7 +36,7 @@ func TestStaticReplacement(t *testing.T) {
 	})
 	runJoin(t, []joinCase{
 		{
-			// Reference: KAFKA.md §1.10 Stable, v9+ (KIP-814): leader resumes with SkipAssignment.
+			// Reference: docs/protocol.md §1.10 Stable, v9+ (KIP-814): leader resumes with SkipAssignment.
 			name: "Stable v9 leader restart resumes leadership without rebalance",
 			g:    ab, req: jgr(1, 9, "", "i1", rng), fresh: "n1",
 			want: replaced(ab, ParkedJoin{}, rng),
@@ -44,21 +44,21 @@ func TestStaticReplacement(t *testing.T) {
 				Members: memberList(static("b", "i2"), static("n1", "i1")), SkipAssignment: true})},
 		},
 		{
-			// Reference: KAFKA.md §1.10 Stable, pre-v9: the answer names the old leader id.
+			// Reference: docs/protocol.md §1.10 Stable, pre-v9: the answer names the old leader id.
 			name: "Stable pre-v9 leader restart is told the old leader id",
 			g:    ab, req: jgr(1, 5, "", "i1", rng), fresh: "n1",
 			want: replaced(ab, ParkedJoin{}, rng),
 			out:  []impl.Reply{reply(1, impl.JoinGroupResponse{Generation: 2, ProtocolName: "range", Leader: "a", MemberID: "n1"})},
 		},
 		{
-			// Reference: KAFKA.md §1.10 Stable (follower restart, no rebalance).
+			// Reference: docs/protocol.md §1.10 Stable (follower restart, no rebalance).
 			name: "Stable v9 follower restart gets the current generation",
 			g:    stable(static("b", "i2"), static("a", "i1")), req: jgr(1, 9, "", "i1", rng), fresh: "n1",
 			want: replaced(stable(static("b", "i2"), static("a", "i1")), ParkedJoin{}, rng),
 			out:  []impl.Reply{reply(1, impl.JoinGroupResponse{Generation: 2, ProtocolName: "range", Leader: "b", MemberID: "n1"})},
 		},
 		{
-			// Reference: KAFKA.md §1.10 Stable "If the selected protocol would change → rebalance".
+			// Reference: docs/protocol.md §1.10 Stable "If the selected protocol would change → rebalance".
 			name: "Stable restart that changes the selected assignor rebalances",
 			g:    abTwo, req: jgr(1, 9, "", "i1", protos("rr")), fresh: "n1",
 			want: mod(replaced(abTwo, ParkedJoin{Parked: true, Conn: 1, Version: 9}, protos("rr")), func(g *Group) {
@@ -66,7 +66,7 @@ func TestStaticReplacement(t *testing.T) {
 			}),
 		},
 		{
-			// Reference: KAFKA.md §1.10 CompletingRebalance (KAFKA-9801) and the fencing of parked requests.
+			// Reference: docs/protocol.md §1.10 CompletingRebalance (KAFKA-9801) and the fencing of parked requests.
 			name: "CompletingRebalance restart fences the old sync and rebalances",
 			g:    completing, req: jgr(1, 9, "", "i1", rng), fresh: "n1",
 			want: mod(replaced(completing, ParkedJoin{Parked: true, Conn: 1, Version: 9}, rng), func(g *Group) {
@@ -81,7 +81,7 @@ func TestStaticReplacement(t *testing.T) {
 			},
 		},
 		{
-			// Reference: KAFKA.md §1.10 PreparingRebalance "replacement only", old join fenced.
+			// Reference: docs/protocol.md §1.10 PreparingRebalance "replacement only", old join fenced.
 			name: "PreparingRebalance restart fences the old join and parks the new one",
 			g:    preparing, req: jgr(1, 9, "", "i1", rng), fresh: "n1",
 			want: replaced(preparing, ParkedJoin{Parked: true, Conn: 1, Version: 9}, rng),

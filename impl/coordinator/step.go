@@ -106,7 +106,7 @@ func (s *step) inUse(id impl.MemberID) bool {
 }
 
 // maybePrepareRebalance starts a rebalance if the state allows one (canRebalance).
-// Reference: KAFKA.md §1.3.
+// Reference: docs/protocol.md §1.3.
 func (s *step) maybePrepareRebalance() {
 	if CanTransition(s.g.state, PreparingRebalance) {
 		s.prepareRebalance()
@@ -115,7 +115,7 @@ func (s *step) maybePrepareRebalance() {
 
 // prepareRebalance enters PreparingRebalance: from CompletingRebalance every parked SyncGroup
 // gets REBALANCE_IN_PROGRESS and stored assignments are cleared; the sync timer is cancelled;
-// a join timer is armed (InitialDelayedJoin from Empty). Reference: KAFKA.md §1.3.
+// a join timer is armed (InitialDelayedJoin from Empty). Reference: docs/protocol.md §1.3.
 func (s *step) prepareRebalance() {
 	from := s.g.state
 	for i := range s.g.members {
@@ -135,7 +135,7 @@ func (s *step) prepareRebalance() {
 
 // maybeCompleteJoin completes the join phase early when every member has rejoined and no
 // pending member is outstanding; InitialDelayedJoin never completes early.
-// Reference: KAFKA.md §1.3.
+// Reference: docs/protocol.md §1.3.
 func (s *step) maybeCompleteJoin() {
 	if s.g.state == PreparingRebalance && !s.g.initialJoin && s.g.allJoined() {
 		s.completeJoin()

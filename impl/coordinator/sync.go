@@ -11,7 +11,7 @@ import (
 // every parked SyncGroup is answered in member-id order and the group becomes Stable. In
 // Stable the stored assignment is returned. An empty ProtocolName means the request did not
 // carry one (before v5) and is not checked.
-// Reference: KAFKA.md §1.5.
+// Reference: docs/protocol.md §1.5.
 func (g Group) SyncGroup(req impl.SyncGroupRequest) (Group, []impl.Reply) {
 	if code := g.syncError(req); code != impl.None {
 		return g, []impl.Reply{{To: req.Conn, Response: impl.SyncGroupResponse{Error: code}}}
@@ -52,7 +52,7 @@ func (g Group) syncError(req impl.SyncGroupRequest) impl.ErrorCode {
 }
 
 // completeSync stores the leader's assignment and answers every parked SyncGroup
-// (setAndPropagateAssignment), then → Stable. Reference: KAFKA.md §1.5.
+// (setAndPropagateAssignment), then → Stable. Reference: docs/protocol.md §1.5.
 func (s *step) completeSync(assignments []impl.MemberAssignment) {
 	for i := range s.g.members {
 		m := &s.g.members[i]

@@ -33,7 +33,7 @@ func TestSyncGroup(t *testing.T) {
 		want Group
 		out  []impl.Reply
 	}{
-		// Reference: KAFKA.md §1.5 (validation order: Dead, identity, generation, protocol).
+		// Reference: docs/protocol.md §1.5 (validation order: Dead, identity, generation, protocol).
 		{"dead group", mod(ab, func(g *Group) { g.state = Dead }), sync(1, "a", "", 2, ""),
 			mod(ab, func(g *Group) { g.state = Dead }), syncErr(1, impl.CoordinatorNotAvailable)},
 		{"unknown member", ab, sync(1, "zz", "", 2, ""), ab, syncErr(1, impl.UnknownMemberID)},
@@ -41,12 +41,12 @@ func TestSyncGroup(t *testing.T) {
 			stable(static("a", "i1"), dyn("b")), syncErr(2, impl.FencedInstanceID)},
 		{"illegal generation", ab, sync(1, "a", "", 1, ""), ab, syncErr(1, impl.IllegalGeneration)},
 		{"inconsistent protocol name (v5+)", ab, sync(1, "a", "", 2, "rr"), ab, syncErr(1, impl.InconsistentGroupProtocol)},
-		// Reference: KAFKA.md §1.5 "PreparingRebalance → REBALANCE_IN_PROGRESS".
+		// Reference: docs/protocol.md §1.5 "PreparingRebalance → REBALANCE_IN_PROGRESS".
 		{"PreparingRebalance", mod(ab, func(g *Group) { g.state = PreparingRebalance }), sync(1, "a", "", 2, ""),
 			mod(ab, func(g *Group) { g.state = PreparingRebalance }), syncErr(1, impl.RebalanceInProgress)},
-		// Reference: KAFKA.md §1.5 "CompletingRebalance: park the request, drop member from pendingSyncMembers".
+		// Reference: docs/protocol.md §1.5 "CompletingRebalance: park the request, drop member from pendingSyncMembers".
 		{"follower parks in CompletingRebalance", completing, sync(2, "b", "", 3, "range"), bParked, nil},
-		// Reference: KAFKA.md §1.5 (leader completes: missing members get empty, → Stable, answer parked syncs).
+		// Reference: docs/protocol.md §1.5 (leader completes: missing members get empty, → Stable, answer parked syncs).
 		{"leader completes the round", bParked,
 			sync(1, "a", "", 3, "", impl.MemberAssignment{MemberID: "a", Assignment: asg(5)},
 				impl.MemberAssignment{MemberID: "zz", Assignment: asg(7)},
@@ -59,7 +59,7 @@ func TestSyncGroup(t *testing.T) {
 				at(g, "c").Assignment = impl.Assignment{}
 			}),
 			[]impl.Reply{ok(1, asg(5)), ok(2, asg(6))}},
-		// Reference: KAFKA.md §1.5 "Stable: answer with the stored assignment".
+		// Reference: docs/protocol.md §1.5 "Stable: answer with the stored assignment".
 		{"Stable returns the stored assignment and clears pendingSync",
 			mod(ab, func(g *Group) { at(g, "c").PendingSync = true }), sync(3, "c", "", 2, ""),
 			ab, []impl.Reply{ok(3, asg(2))}},
@@ -82,7 +82,7 @@ func TestHeartbeat(t *testing.T) {
 		req   impl.HeartbeatRequest
 		want  impl.ErrorCode
 	}{
-		// Reference: KAFKA.md §1.6.
+		// Reference: docs/protocol.md §1.6.
 		{"dead", Dead, impl.HeartbeatRequest{MemberID: "b", Generation: 2}, impl.CoordinatorNotAvailable},
 		{"unknown member", Stable, impl.HeartbeatRequest{MemberID: "zz", Generation: 2}, impl.UnknownMemberID},
 		{"fenced instance", Stable, impl.HeartbeatRequest{MemberID: "b", InstanceID: "i1", Generation: 2}, impl.FencedInstanceID},
@@ -114,7 +114,7 @@ func TestOffsetCommit(t *testing.T) {
 		req  impl.OffsetCommitRequest
 		want impl.ErrorCode
 	}{
-		// Reference: KAFKA.md §1.8 validateOffsetCommit steps 1–4 and the state switch.
+		// Reference: docs/protocol.md §1.8 validateOffsetCommit steps 1–4 and the state switch.
 		{"dead", mod(st, func(g *Group) { g.state = Dead }), impl.OffsetCommitRequest{MemberID: "b", Generation: 2}, impl.CoordinatorNotAvailable},
 		{"admin commit to an empty group", empty, impl.OffsetCommitRequest{Generation: -1}, impl.None},
 		{"admin commit with member id to an empty group", empty, impl.OffsetCommitRequest{MemberID: "x", Generation: -1}, impl.None},

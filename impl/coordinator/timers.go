@@ -9,7 +9,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // CanSessionExpire reports whether the member's session timer can remove it: it is a member
 // of a live group and has not "satisfied its heartbeat" — a member with a parked JoinGroup or
 // SyncGroup counts as alive, except a new member (KAFKA-7610's join timeout).
-// Reference: KAFKA.md §1.9.
+// Reference: docs/protocol.md §1.9.
 func (g Group) CanSessionExpire(id impl.MemberID) bool {
 	i, ok := g.index(id)
 	if !ok || g.state == Dead {
@@ -32,7 +32,7 @@ func (g Group) ExpirableMembers() []impl.MemberID {
 
 // SessionExpired is the member's session timer firing: the member is removed as by
 // LeaveGroup (its parked JoinGroup gets UNKNOWN_MEMBER_ID). No-op unless CanSessionExpire.
-// Reference: KAFKA.md §1.9.
+// Reference: docs/protocol.md §1.9.
 func (g Group) SessionExpired(id impl.MemberID) (Group, []impl.Reply) {
 	if !g.CanSessionExpire(id) {
 		return g, nil
@@ -49,7 +49,7 @@ func (g Group) EnabledPendingMemberExpiry(id impl.MemberID) bool {
 
 // PendingMemberExpired is the session timer of a pending member id (KIP-394) firing before
 // it re-sent JoinGroup: the id is dropped, which may complete the join phase.
-// Reference: KAFKA.md §1.9.
+// Reference: docs/protocol.md §1.9.
 func (g Group) PendingMemberExpired(id impl.MemberID) (Group, []impl.Reply) {
 	if !g.EnabledPendingMemberExpiry(id) {
 		return g, nil
@@ -82,8 +82,8 @@ func (g Group) EnabledJoinPhaseTimeout() bool {
 }
 
 // JoinPhaseTimeout is the join timer (DelayedJoin or InitialDelayedJoin) firing: the join
-// phase completes with the members that rejoined (onCompleteJoin, KAFKA.md §1.3 steps 1–5).
-// No-op unless EnabledJoinPhaseTimeout. Reference: KAFKA.md §1.3, §1.9.
+// phase completes with the members that rejoined (onCompleteJoin, docs/protocol.md §1.3 steps 1–5).
+// No-op unless EnabledJoinPhaseTimeout. Reference: docs/protocol.md §1.3, §1.9.
 func (g Group) JoinPhaseTimeout() (Group, []impl.Reply) {
 	if !g.EnabledJoinPhaseTimeout() {
 		return g, nil
@@ -116,7 +116,7 @@ func (g Group) EnabledSyncPhaseTimeout() bool { return g.SyncTimerArmed() }
 
 // SyncPhaseTimeout is the sync timer firing: every member that has not sent SyncGroup in
 // this generation is removed (nothing is answered), then the group rebalances (KAFKA-12890).
-// No-op unless EnabledSyncPhaseTimeout. Reference: KAFKA.md §1.3 step 5, §1.9.
+// No-op unless EnabledSyncPhaseTimeout. Reference: docs/protocol.md §1.3 step 5, §1.9.
 func (g Group) SyncPhaseTimeout() (Group, []impl.Reply) {
 	if !g.EnabledSyncPhaseTimeout() {
 		return g, nil
@@ -134,7 +134,7 @@ func (g Group) SyncPhaseTimeout() (Group, []impl.Reply) {
 // Unload moves the group to Dead (coordinator partition emigrated): in PreparingRebalance
 // every parked JoinGroup, in CompletingRebalance/Stable every parked SyncGroup gets
 // NOT_COORDINATOR; the sync timer is cancelled. Dead is terminal for this value: every later
-// request is refused with COORDINATOR_NOT_AVAILABLE. Reference: KAFKA.md §1.3 "any → Dead".
+// request is refused with COORDINATOR_NOT_AVAILABLE. Reference: docs/protocol.md §1.3 "any → Dead".
 func (g Group) Unload() (Group, []impl.Reply) {
 	s := g.begin()
 	prev := s.g.state

@@ -51,16 +51,16 @@ func TestSessionExpired(t *testing.T) {
 		timerCase
 		id impl.MemberID
 	}{
-		// Reference: KAFKA.md §1.9 (removal → rebalance as in LeaveGroup).
+		// Reference: docs/protocol.md §1.9 (removal → rebalance as in LeaveGroup).
 		{timerCase{name: "idle Stable member is removed", g: ab, enabled: true,
 			want: mod(ab, func(g *Group) { g.state, g.members = PreparingRebalance, g.members[:1] })}, "b"},
-		// Reference: KAFKA.md §1.9 "members with a parked JoinGroup ... are considered alive".
+		// Reference: docs/protocol.md §1.9 "members with a parked JoinGroup ... are considered alive".
 		{timerCase{name: "parked join keeps a member alive", g: preparing, enabled: false}, "a"},
-		// Reference: KAFKA.md §1.9 "(except isNew members)"; KAFKA-7610.
+		// Reference: docs/protocol.md §1.9 "(except isNew members)"; KAFKA-7610.
 		{timerCase{name: "new member expires while parked", g: preparing, enabled: true,
 			want: mod(preparing, func(g *Group) { g.members = g.members[:2] }),
 			out:  []impl.Reply{joinErr(3, "", impl.UnknownMemberID)}}, "n"},
-		// Reference: KAFKA.md §1.9 (parked SyncGroup keeps a member alive).
+		// Reference: docs/protocol.md §1.9 (parked SyncGroup keeps a member alive).
 		{timerCase{name: "parked sync keeps a member alive", g: completing, enabled: false}, "b"},
 		{timerCase{name: "unknown member", g: ab, enabled: false}, "zz"},
 		{timerCase{name: "dead group", g: mod(ab, func(g *Group) { g.state = Dead }), enabled: false}, "a"},
@@ -79,7 +79,7 @@ func TestPendingMemberExpired(t *testing.T) {
 	fire := func(id impl.MemberID) func(Group) (Group, []impl.Reply) {
 		return func(g Group) (Group, []impl.Reply) { return g.PendingMemberExpired(id) }
 	}
-	// Reference: KAFKA.md §1.9 "Pending member: expires after its session timeout".
+	// Reference: docs/protocol.md §1.9 "Pending member: expires after its session timeout".
 	runTimers(t, func(g Group) bool { return g.EnabledPendingMemberExpiry("q") }, []timerCase{
 		{name: "pending id expires", g: g, enabled: true, fire: fire("q"), want: Group{pending: []impl.MemberID{"p"}}},
 		{name: "not pending", g: Group{pending: []impl.MemberID{"p"}}, enabled: false, fire: fire("q")},
@@ -105,7 +105,7 @@ func TestJoinPhaseTimeout(t *testing.T) {
 	}
 	runTimers(t, Group.EnabledJoinPhaseTimeout, []timerCase{
 		{name: "no join timer in Stable", g: stable(dyn("a")), enabled: false, fire: fire},
-		// Reference: KAFKA.md §1.3 onCompleteJoin steps 1–4, KAFKA-8220 (static absent kept).
+		// Reference: docs/protocol.md §1.3 onCompleteJoin steps 1–4, KAFKA-8220 (static absent kept).
 		{name: "absent dynamic members evicted, absent static kept, leader re-elected", g: mixed, enabled: true, fire: fire,
 			want: mod(mixed, func(g *Group) {
 				g.state, g.generation, g.leader = CompletingRebalance, 3, "a"
@@ -115,11 +115,11 @@ func TestJoinPhaseTimeout(t *testing.T) {
 				}
 			}),
 			out: []impl.Reply{reply(1, leaderResp), reply(3, gen3("c"))}},
-		// Reference: KAFKA.md §1.3 step 2 (nobody rejoined, static members remain: re-arm).
+		// Reference: docs/protocol.md §1.3 step 2 (nobody rejoined, static members remain: re-arm).
 		{name: "only absent static members: re-arming changes nothing", g: staticOnly, enabled: false, fire: fire},
 		{name: "initial delay turns into a DelayedJoin", g: mod(staticOnly, func(g *Group) { g.initialJoin = true }),
 			enabled: true, fire: fire, want: staticOnly},
-		// Reference: KAFKA.md §1.3 "PreparingRebalance → Empty ... protocolName := None".
+		// Reference: docs/protocol.md §1.3 "PreparingRebalance → Empty ... protocolName := None".
 		{name: "nobody rejoined: dynamic members evicted, group empties", enabled: true, fire: fire,
 			g:    mod(stable(dyn("a"), dyn("b")), func(g *Group) { g.state = PreparingRebalance }),
 			want: Group{state: Empty, generation: 3}},
@@ -144,7 +144,7 @@ func TestSyncPhaseTimeout(t *testing.T) {
 	runTimers(t, Group.EnabledSyncPhaseTimeout, []timerCase{
 		{name: "no member pending sync", g: stable(dyn("a")), enabled: false, fire: fire},
 		{name: "no sync timer while preparing", g: mod(allPending, func(g *Group) { g.state = PreparingRebalance }), enabled: false, fire: fire},
-		// Reference: KAFKA.md §1.3 step 5 (KAFKA-12890): remove members that did not sync, rebalance.
+		// Reference: docs/protocol.md §1.3 step 5 (KAFKA-12890): remove members that did not sync, rebalance.
 		{name: "CompletingRebalance evicts the member that did not sync", g: completing, enabled: true, fire: fire,
 			want: mod(completing, func(g *Group) {
 				g.state = PreparingRebalance
@@ -177,7 +177,7 @@ func TestUnload(t *testing.T) {
 		want Group
 		out  []impl.Reply
 	}{
-		// Reference: KAFKA.md §1.3 "any → Dead" (onGroupUnloaded).
+		// Reference: docs/protocol.md §1.3 "any → Dead" (onGroupUnloaded).
 		{"preparing: parked joins get NOT_COORDINATOR", preparing,
 			mod(preparing, func(g *Group) { g.state, at(g, "a").Join = Dead, ParkedJoin{} }),
 			[]impl.Reply{joinErr(1, "a", impl.NotCoordinator)}},

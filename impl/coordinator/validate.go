@@ -4,7 +4,7 @@ import "github.com/groupcheck/groupcheck/impl"
 
 // validateCurrentMember checks a request's identity: an instance id mapped to another member
 // id is FENCED_INSTANCE_ID, an unknown instance id or member id UNKNOWN_MEMBER_ID.
-// Reference: KAFKA.md §1.4 (validateCurrentMember), §1.10.
+// Reference: docs/protocol.md §1.4 (validateCurrentMember), §1.10.
 func (g Group) validateCurrentMember(id impl.MemberID, inst impl.InstanceID) impl.ErrorCode {
 	if inst != "" {
 		cur, ok := g.StaticMember(inst)
@@ -24,7 +24,7 @@ func (g Group) validateCurrentMember(id impl.MemberID, inst impl.InstanceID) imp
 
 // Heartbeat answers a heartbeat. It never changes the group: liveness deadlines are not
 // state here, session expiry is the SessionExpired input.
-// Reference: KAFKA.md §1.6.
+// Reference: docs/protocol.md §1.6.
 func (g Group) Heartbeat(req impl.HeartbeatRequest) (Group, []impl.Reply) {
 	return g, []impl.Reply{{To: req.Conn, Response: impl.HeartbeatResponse{Error: g.heartbeatError(req)}}}
 }
@@ -49,8 +49,8 @@ func (g Group) heartbeatError(req impl.HeartbeatRequest) impl.ErrorCode {
 }
 
 // OffsetCommit validates a commit: generation and identity only, never partition ownership
-// (KAFKA.md §1.8, §6). It never changes the group (offsets are not modelled).
-// Reference: KAFKA.md §1.8.
+// (docs/protocol.md §1.8, §6). It never changes the group (offsets are not modelled).
+// Reference: docs/protocol.md §1.8.
 func (g Group) OffsetCommit(req impl.OffsetCommitRequest) (Group, []impl.Reply) {
 	return g, []impl.Reply{{To: req.Conn, Response: impl.OffsetCommitResponse{Error: g.commitError(req)}}}
 }

@@ -59,7 +59,7 @@ func (t Target) without(id impl.MemberID) Target {
 }
 
 // renamed moves old's entry to id: a replaced static member's target is transferred
-// (KAFKA.md §3.3 step 5, §3.6).
+// (docs/protocol.md §3.3 step 5, §3.6).
 func (t Target) renamed(old, id impl.MemberID) Target {
 	i, ok := t.index(old)
 	if !ok || old == id {
@@ -142,7 +142,7 @@ func CheckTarget(s AssignmentSpec, t Target) error {
 	return nil
 }
 
-// installTarget runs assign and installs its result at the group epoch (KAFKA.md §3.3 step 5).
+// installTarget runs assign and installs its result at the group epoch (docs/protocol.md §3.3 step 5).
 func (g Group) installTarget(assign AssignFunc, transition string) Group {
 	s := g.AssignmentSpec()
 	t := assign(s)

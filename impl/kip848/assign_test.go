@@ -19,9 +19,9 @@ func TestAssignors(t *testing.T) {
 		s      AssignmentSpec
 		want   Target
 	}{
-		// Reference: KAFKA.md §3.3 step 5 ("range"): contiguous ranges per topic.
+		// Reference: docs/protocol.md §3.3 step 5 ("range"): contiguous ranges per topic.
 		{"range", Range, abT, NewTarget(MemberTarget{"a", ps("t-0 t-1")}, MemberTarget{"b", ps("t-2 t-3 u-0 u-1")})},
-		// Reference: KAFKA.md §3.3 step 5 ("uniform"): balanced over eligible members.
+		// Reference: docs/protocol.md §3.3 step 5 ("uniform"): balanced over eligible members.
 		{"uniform from scratch", Uniform, abT, NewTarget(MemberTarget{"a", ps("t-0 t-1 t-2")}, MemberTarget{"b", ps("t-3 u-0 u-1")})},
 		// Sticky: the previous target is kept where still balanced.
 		{"uniform sticky", Uniform, spec(NewTarget(MemberTarget{"a", ps("t-1 t-3")}, MemberTarget{"b", ps("t-0 t-2")}),
@@ -111,7 +111,7 @@ func TestWithTarget(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.3 step 5 (config group.consumer.assignors): the range assignor.
+// Reference: docs/protocol.md §3.3 step 5 (config group.consumer.assignors): the range assignor.
 func TestHeartbeatWithRangeAssignor(t *testing.T) {
 	g := New(Config{Assignor: AssignorRange}, cluster)
 	g, _ = step(t, g, joinReq("a", "t"), "")

@@ -11,7 +11,7 @@ import (
 // keeps what the previous target gave it and it may still have; unassigned partitions go to
 // the least-loaded eligible member; then partitions move from a member to an eligible one
 // with at least two fewer until no such move exists. Ties go to the smallest member id.
-// Reference: KAFKA.md §3.3 step 5 (group.consumer.assignors, "uniform").
+// Reference: docs/protocol.md §3.3 step 5 (group.consumer.assignors, "uniform").
 func Uniform(s AssignmentSpec) Target {
 	owner := map[impl.TopicPartition]int{}
 	count := make([]int, len(s.Members))
@@ -63,7 +63,7 @@ func (s AssignmentSpec) leastLoaded(tp impl.TopicPartition, count []int, limit i
 
 // Range is the server's range assignor: for each topic, its subscribers in id order get
 // contiguous ranges, the first (partitions mod subscribers) one partition more.
-// Reference: KAFKA.md §3.3 step 5 ("range").
+// Reference: docs/protocol.md §3.3 step 5 ("range").
 func Range(s AssignmentSpec) Target {
 	owner := map[impl.TopicPartition]int{}
 	for _, topic := range s.topics() {

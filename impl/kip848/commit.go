@@ -6,7 +6,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // epoch: accepted only if the member exists and the epoch equals its current epoch exactly,
 // else STALE_MEMBER_EPOCH; an unknown member gets UNKNOWN_MEMBER_ID; a negative epoch on a
 // group without members is an admin commit and is accepted. Partition ownership is not
-// checked. The group does not change. Reference: KAFKA.md §3.1.
+// checked. The group does not change. Reference: docs/protocol.md §3.1.
 func (g Group) OffsetCommit(req impl.OffsetCommitRequest) (Group, []impl.Reply) {
 	return g, []impl.Reply{{To: req.Conn, Response: impl.OffsetCommitResponse{Error: g.validateCommit(req)}}}
 }

@@ -15,7 +15,7 @@ func TestOffsetCommit(t *testing.T) {
 		req  impl.OffsetCommitRequest
 		want impl.ErrorCode
 	}{
-		// Reference: KAFKA.md §3.1: accepted only at the member's current epoch, exactly.
+		// Reference: docs/protocol.md §3.1: accepted only at the member's current epoch, exactly.
 		{"current epoch", g, impl.OffsetCommitRequest{MemberID: "b", Generation: 2}, impl.None},
 		{"revoking member at its epoch", g, impl.OffsetCommitRequest{MemberID: "a", Generation: 1, Partitions: ps("t-0")}, impl.None},
 		{"previous epoch", g, impl.OffsetCommitRequest{MemberID: "b", Generation: 1}, impl.StaleMemberEpoch},
@@ -23,7 +23,7 @@ func TestOffsetCommit(t *testing.T) {
 		{"unknown member", g, impl.OffsetCommitRequest{MemberID: "zz", Generation: 2}, impl.UnknownMemberID},
 		{"negative epoch on a group with members", g, impl.OffsetCommitRequest{Generation: -1}, impl.UnknownMemberID},
 		{"admin commit on an empty group", empty, impl.OffsetCommitRequest{Generation: -1}, impl.None},
-		// Reference: KAFKA.md §3.1, §6: no per-partition ownership check.
+		// Reference: docs/protocol.md §3.1, §6: no per-partition ownership check.
 		{"partitions the member does not own", g, impl.OffsetCommitRequest{MemberID: "b", Generation: 2, Partitions: ps("u-1")}, impl.None},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

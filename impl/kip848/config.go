@@ -6,7 +6,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // never changes, and it is not part of the canonical encoding.
 type Config struct {
 	// Variant selects the reconciliation rules: impl.Kafka is CurrentAssignmentBuilder after
-	// KAFKA-16249 (KAFKA.md §3.4); impl.KIP is the seed's draft (seed 001): revoke, wait for
+	// KAFKA-16249 (docs/protocol.md §3.4); impl.KIP is the KIP-848 draft (docs/protocol.md §8): revoke, wait for
 	// the acknowledgement, then move to the target epoch and assign.
 	Variant impl.Variant
 	// Assignor is the server assignor run by Heartbeat: AssignorUniform (the default when
@@ -15,18 +15,18 @@ type Config struct {
 	// Faults switches on deliberate defects: impl.FaultRecomputeWhileRevoking (B17) and
 	// impl.FaultStaleCheckOnRejoin (B18).
 	Faults impl.Faults
-	// MaxSize is group.consumer.max.size; 0 means unlimited. Reference: KAFKA.md §3.3 step 2.
+	// MaxSize is group.consumer.max.size; 0 means unlimited. Reference: docs/protocol.md §3.3 step 2.
 	MaxSize int
 }
 
-// The server-side assignors (group.consumer.assignors; KAFKA.md §3.3 step 5).
+// The server-side assignors (group.consumer.assignors; docs/protocol.md §3.3 step 5).
 const (
 	AssignorUniform = "uniform"
 	AssignorRange   = "range"
 )
 
 // MemberState is the coordinator's reconciliation state of one member
-// (modern/MemberState.java; KAFKA.md §3.4). UNKNOWN (a state written by a newer broker) is
+// (modern/MemberState.java; docs/protocol.md §3.4). UNKNOWN (a state written by a newer broker) is
 // not modelled.
 type MemberState int8
 
@@ -54,7 +54,7 @@ func (s MemberState) String() string {
 }
 
 // GroupState is the derived state of the group (ConsumerGroup.maybeUpdateGroupState;
-// KAFKA.md §3.2). DEAD (deleted or unloaded) is not modelled: the group always exists.
+// docs/protocol.md §3.2). DEAD (deleted or unloaded) is not modelled: the group always exists.
 type GroupState int8
 
 const (

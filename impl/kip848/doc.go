@@ -2,8 +2,8 @@
 // rebalance protocol, ConsumerGroupHeartbeat), as a pure value: Group. Every transition takes
 // the group and an input — a request, a timer firing, new metadata — and returns the
 // successor group and the replies to send. Nothing here performs I/O, reads a clock or draws
-// random numbers. It implements KAFKA.md §3.1–3.6 as shipped (variant impl.Kafka) and the
-// draft reconciliation of seed 001 (variant impl.KIP: revoke, acknowledge, then assign).
+// random numbers. It implements docs/protocol.md §3.1–3.6 as shipped (variant impl.Kafka) and the
+// draft reconciliation of docs/protocol.md §8 (variant impl.KIP: revoke, acknowledge, then assign).
 //
 // # Usage
 //
@@ -36,7 +36,7 @@
 // A Group holds only sorted slices (members and target entries by member id) and immutable
 // partition sets; transitions copy slices before writing. AppendEncoding is canonical.
 //
-// Choices where KAFKA.md leaves room:
+// Choices where docs/protocol.md leaves room:
 //   - The group always exists: a non-join heartbeat to an empty group is UNKNOWN_MEMBER_ID,
 //     not GROUP_ID_NOT_FOUND; DEAD is not modelled, nor is the UNKNOWN member state.
 //   - The model has no RebalanceTimeoutMs: a request is "full" when it is a join or carries
@@ -54,7 +54,7 @@
 //     fatal for a static member under either kind of member id (README Findings; apache/kafka
 //     PR #23542, open, would rejoin the holder in place).
 //
-// Variant KIP (seed 001: revoke, acknowledge, then assign) differs in one rule: the
+// Variant KIP (docs/protocol.md §8: revoke, acknowledge, then assign) differs in one rule: the
 // acknowledgement of a revocation moves the member to the target epoch directly, and if the
 // target has meanwhile taken more away the member revokes again at its old epoch (Kafka
 // advances it by one, E+1, per completed revocation step). Under KIP a commit at the old

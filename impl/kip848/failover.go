@@ -13,7 +13,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // So nothing a client has seen is lost: only the timers are rebuilt — every session timer
 // starts afresh, and a rebalance timer is armed, at the member's epoch, for each member in
 // UNREVOKED_PARTITIONS and for no other (GroupMetadataManager.onLoaded).
-// Reference: KAFKA.md §3.2 ("all state changes are records … replayed on failover"), §3.5.
+// Reference: docs/protocol.md §3.2 ("all state changes are records … replayed on failover"), §3.5.
 func (g Group) Reload() Group {
 	g.members = append([]Member(nil), g.members...)
 	for i := range g.members {
@@ -28,13 +28,13 @@ func (g Group) Reload() Group {
 
 // LoadingReply is the answer of a coordinator still loading the group's partition:
 // COORDINATOR_LOAD_IN_PROGRESS to a ConsumerGroupHeartbeat and to an OffsetCommit.
-// Reference: KAFKA.md §3.1 (errors).
+// Reference: docs/protocol.md §3.1 (errors).
 func LoadingReply(req impl.Request) impl.Reply {
 	return errorReply(req, impl.CoordinatorLoadInProgress)
 }
 
 // NotCoordinatorReply is the answer of a broker that no longer leads the group's partition.
-// Reference: KAFKA.md §3.1 (errors).
+// Reference: docs/protocol.md §3.1 (errors).
 func NotCoordinatorReply(req impl.Request) impl.Reply { return errorReply(req, impl.NotCoordinator) }
 
 func errorReply(req impl.Request, code impl.ErrorCode) impl.Reply {

@@ -10,7 +10,7 @@ import (
 
 // TestReloadKeepsEverything: a failover loses nothing of a consumer group — every field is
 // replayed from its records — and the rebalance timer of a member in UNREVOKED_PARTITIONS is
-// armed afresh at its epoch, of no other member. Reference: KAFKA.md §3.2, §3.5
+// armed afresh at its epoch, of no other member. Reference: docs/protocol.md §3.2, §3.5
 // (GroupMetadataManager.onLoaded).
 func TestReloadKeepsEverything(t *testing.T) {
 	g := revoking(t, Config{}) // a UNREVOKED at 1 with a timer, b reconciling
@@ -51,7 +51,7 @@ func mutate(g Group, id impl.MemberID, f func(*Member)) Group {
 
 // TestFailoverReplies: a broker that lost the group answers NOT_COORDINATOR, a coordinator
 // still loading it COORDINATOR_LOAD_IN_PROGRESS, to heartbeats and commits alike.
-// Reference: KAFKA.md §3.1 (errors).
+// Reference: docs/protocol.md §3.1 (errors).
 func TestFailoverReplies(t *testing.T) {
 	for _, req := range []impl.Request{hb("a", 3, nil), impl.OffsetCommitRequest{Conn: 2, MemberID: "a", Generation: 3}} {
 		for code, f := range map[impl.ErrorCode]func(impl.Request) impl.Reply{

@@ -9,17 +9,17 @@ import (
 )
 
 // NoPartitionEpoch (-1) is the partition epoch of a free partition: no member holds it in
-// its assigned or pending-revocation set (KAFKA.md §3.2, currentPartitionEpoch).
+// its assigned or pending-revocation set (docs/protocol.md §3.2, currentPartitionEpoch).
 const NoPartitionEpoch impl.Epoch = -1
 
 // RebalanceTimer is a member's rebalance (revocation) timer: armed when the member enters
-// UNREVOKED_PARTITIONS, tagged with the epoch it was armed at (KAFKA.md §3.5).
+// UNREVOKED_PARTITIONS, tagged with the epoch it was armed at (docs/protocol.md §3.5).
 type RebalanceTimer struct {
 	Armed bool
 	Epoch impl.Epoch
 }
 
-// Member is the coordinator's record of one member (ConsumerGroupMember; KAFKA.md §3.2).
+// Member is the coordinator's record of one member (ConsumerGroupMember; docs/protocol.md §3.2).
 // Its partition sets and topic list are immutable and may be shared between values.
 type Member struct {
 	ID                  impl.MemberID
@@ -74,7 +74,7 @@ func New(cfg Config, cluster impl.Cluster) Group { return Group{cfg: cfg, cluste
 // Config is the group's configuration.
 func (g Group) Config() Config { return g.cfg }
 
-// GroupEpoch is the group epoch (KAFKA.md §3.2).
+// GroupEpoch is the group epoch (docs/protocol.md §3.2).
 func (g Group) GroupEpoch() impl.Epoch { return g.groupEpoch }
 
 // AssignmentEpoch is the epoch of the target assignment: the group epoch it was computed for.
@@ -113,7 +113,7 @@ func (g Group) StaticMember(inst impl.InstanceID) (Member, bool) {
 	return Member{}, false
 }
 
-// State is the derived group state. Reference: KAFKA.md §3.2.
+// State is the derived group state. Reference: docs/protocol.md §3.2.
 func (g Group) State() GroupState {
 	switch {
 	case len(g.members) == 0:
@@ -147,7 +147,7 @@ type PartitionHolding struct {
 }
 
 // PartitionEpochs is the whole partition-epoch map, sorted by partition. It panics if two
-// members hold one partition: the single-holder rule (KAFKA.md §3.2) is an internal contract.
+// members hold one partition: the single-holder rule (docs/protocol.md §3.2) is an internal contract.
 func (g Group) PartitionEpochs() []PartitionHolding {
 	out, err := g.partitionEpochs()
 	if err != nil {

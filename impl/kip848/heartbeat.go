@@ -7,7 +7,7 @@ import (
 )
 
 // Heartbeat handles one ConsumerGroupHeartbeat with the configured server assignor.
-// Reference: KAFKA.md §3.3 steps 1–7. fresh is the member id handed to a member joining
+// Reference: docs/protocol.md §3.3 steps 1–7. fresh is the member id handed to a member joining
 // without one (the snapshot's coordinator-generated UUID): the reference never invents ids,
 // so the caller supplies one that no member of the group has ever used. It is consulted
 // only for an epoch-0 request with an empty MemberID and must then be non-empty.
@@ -54,7 +54,7 @@ func (g Group) HeartbeatAssign(req impl.ConsumerGroupHeartbeatRequest, fresh imp
 	return ng.checked("Heartbeat"), answer(req, resp)
 }
 
-// validateRequest is the request validation of KAFKA.md §3.1 (the model has no
+// validateRequest is the request validation of docs/protocol.md §3.1 (the model has no
 // RebalanceTimeoutMs). Reference: GroupMetadataManager.throwIfConsumerGroupHeartbeatRequestIsInvalid.
 func validateRequest(req impl.ConsumerGroupHeartbeatRequest) impl.ErrorCode {
 	switch e := req.MemberEpoch; {
@@ -79,7 +79,7 @@ func validateRequest(req impl.ConsumerGroupHeartbeatRequest) impl.ErrorCode {
 	return impl.None
 }
 
-// checkMemberEpoch is throwIfConsumerGroupMemberEpochIsInvalid (KAFKA.md §3.3 step 3): a
+// checkMemberEpoch is throwIfConsumerGroupMemberEpochIsInvalid (docs/protocol.md §3.3 step 3): a
 // newer epoch is fenced; an older one is accepted only if it is the previous epoch and the
 // reported owned partitions are a subset of the assigned ones (the response that bumped the
 // epoch was lost).
@@ -114,7 +114,7 @@ func updateSubscription(m Member, topics []string) (Member, bool) {
 
 // reconcileMember runs Reconcile against the group's target and partition epochs, then arms
 // the rebalance timer if the member (re-)entered UNREVOKED_PARTITIONS and cancels it if it
-// left (KAFKA.md §3.3 step 6, §3.5). A member left unchanged keeps its timer.
+// left (docs/protocol.md §3.3 step 6, §3.5). A member left unchanged keeps its timer.
 func (g Group) reconcileMember(m Member, owned *impl.PartitionSet) Member {
 	next := Reconcile(ReconcileInput{
 		Member: m, TargetEpoch: g.assignmentEpoch, Target: g.TargetOf(m.ID), Owned: owned,

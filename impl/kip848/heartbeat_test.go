@@ -14,7 +14,7 @@ func TestHeartbeatRequestValidation(t *testing.T) {
 		req  impl.ConsumerGroupHeartbeatRequest
 		want impl.ErrorCode
 	}{
-		// Reference: KAFKA.md §3.1 request validation.
+		// Reference: docs/protocol.md §3.1 request validation.
 		{"join without subscription", impl.ConsumerGroupHeartbeatRequest{MemberEpoch: 0, OwnedPartitions: owned("")}, impl.InvalidRequest},
 		{"join with empty subscription", impl.ConsumerGroupHeartbeatRequest{MemberEpoch: 0, SubscribedTopicNames: []string{}, OwnedPartitions: owned("")}, impl.InvalidRequest},
 		{"join without owned partitions", impl.ConsumerGroupHeartbeatRequest{MemberEpoch: 0, SubscribedTopicNames: []string{"t"}}, impl.InvalidRequest},
@@ -28,7 +28,7 @@ func TestHeartbeatRequestValidation(t *testing.T) {
 			r.ServerAssignor = "sticky"
 			return r
 		}(), impl.UnsupportedAssignor},
-		// Reference: KAFKA.md §3.3 step 3: non-join heartbeats need a known member.
+		// Reference: docs/protocol.md §3.3 step 3: non-join heartbeats need a known member.
 		{"heartbeat from unknown member", hb("zz", 3, nil), impl.UnknownMemberID},
 		{"leave of unknown member", hb("zz", -1, nil), impl.UnknownMemberID},
 	} {
@@ -44,7 +44,7 @@ func TestHeartbeatRequestValidation(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.3 steps 2–7: the first member joins, the group epoch is bumped, the
+// Reference: docs/protocol.md §3.3 steps 2–7: the first member joins, the group epoch is bumped, the
 // target is computed, the member reconciles straight to it and gets the full assignment.
 func TestHeartbeatFirstJoin(t *testing.T) {
 	g := New(Config{}, cluster)
@@ -64,7 +64,7 @@ func TestHeartbeatFirstJoin(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.3–3.4: a second member joins; the first must revoke before the
+// Reference: docs/protocol.md §3.3–3.4: a second member joins; the first must revoke before the
 // second gets those partitions; the ack releases them; both end STABLE at epoch 2.
 func TestHeartbeatSecondJoinFullRebalance(t *testing.T) {
 	g := twoMembers(t, Config{})
@@ -116,7 +116,7 @@ func TestHeartbeatMemberEpochValidation(t *testing.T) {
 		owned *impl.PartitionSet
 		want  impl.ErrorCode
 	}{
-		// Reference: KAFKA.md §3.3 step 3 (throwIfConsumerGroupMemberEpochIsInvalid).
+		// Reference: docs/protocol.md §3.3 step 3 (throwIfConsumerGroupMemberEpochIsInvalid).
 		{"current epoch", 2, nil, impl.None},
 		{"epoch from the future", 3, nil, impl.FencedMemberEpoch},
 		{"previous epoch, owned ⊆ assigned (lost response)", 1, setPtr(mine), impl.None},
@@ -135,7 +135,7 @@ func TestHeartbeatMemberEpochValidation(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.3 step 3 note / KAFKA-19233: an existing member rejoining with epoch
+// Reference: docs/protocol.md §3.3 step 3 note / KAFKA-19233: an existing member rejoining with epoch
 // 0 is accepted in the correct reference (both variants); the response is full.
 func TestHeartbeatRejoinWithEpochZero(t *testing.T) {
 	for _, v := range []impl.Variant{impl.Kafka, impl.KIP} {
@@ -154,7 +154,7 @@ func TestHeartbeatRejoinWithEpochZero(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.3 step 4: a subscription change bumps the group epoch and the next
+// Reference: docs/protocol.md §3.3 step 4: a subscription change bumps the group epoch and the next
 // target follows it; an unchanged subscription does not.
 func TestHeartbeatSubscriptionChange(t *testing.T) {
 	g := New(Config{}, cluster)
@@ -188,7 +188,7 @@ func TestHeartbeatSubscriptionChange(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.3 step 2: group.consumer.max.size.
+// Reference: docs/protocol.md §3.3 step 2: group.consumer.max.size.
 func TestHeartbeatMaxSize(t *testing.T) {
 	g := New(Config{MaxSize: 1}, cluster)
 	g, _ = step(t, g, joinReq("a", "t"), "")
@@ -216,7 +216,7 @@ func TestHeartbeatFreshIDContract(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.3 step 5: HeartbeatAssign installs the given assignor's target, and
+// Reference: docs/protocol.md §3.3 step 5: HeartbeatAssign installs the given assignor's target, and
 // an invalid one is a broken contract.
 func TestHeartbeatAssign(t *testing.T) {
 	g := New(Config{}, cluster)
@@ -234,7 +234,7 @@ func TestHeartbeatAssign(t *testing.T) {
 	g.HeartbeatAssign(joinReq("b", "t"), "", func(s AssignmentSpec) Target { return nil })
 }
 
-// Reference: KAFKA.md §3.3 step 3: an epoch older than the previous one is fenced even with
+// Reference: docs/protocol.md §3.3 step 3: an epoch older than the previous one is fenced even with
 // owned ⊆ assigned.
 func TestHeartbeatEpochOlderThanPrevious(t *testing.T) {
 	g := New(Config{}, cluster)

@@ -12,7 +12,7 @@ type joining struct {
 }
 
 // resolve finds or creates the member a heartbeat (epoch ≥ 0) is for, validating its epoch
-// (KAFKA.md §3.3 step 3, §3.6), and enforces group.consumer.max.size (step 2).
+// (docs/protocol.md §3.3 step 3, §3.6), and enforces group.consumer.max.size (step 2).
 func (g Group) resolve(req impl.ConsumerGroupHeartbeatRequest, fresh impl.MemberID) (joining, impl.ErrorCode) {
 	var j joining
 	var code impl.ErrorCode
@@ -57,7 +57,7 @@ func (g Group) resolveDynamic(req impl.ConsumerGroupHeartbeatRequest, fresh impl
 	return joining{member: m, known: true}, checkMemberEpoch(m, req.MemberEpoch, req.OwnedPartitions)
 }
 
-// resolveStatic (KAFKA.md §3.6): an epoch-0 join with a held instance id replaces the holder
+// resolveStatic (docs/protocol.md §3.6): an epoch-0 join with a held instance id replaces the holder
 // only if it left temporarily (-2), else UNRELEASED_INSTANCE_ID; other heartbeats must come
 // from the holder (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID) at a valid epoch.
 func (g Group) resolveStatic(req impl.ConsumerGroupHeartbeatRequest, fresh impl.MemberID) (joining, impl.ErrorCode) {
@@ -103,7 +103,7 @@ func (g Group) freshID(fresh impl.MemberID) impl.MemberID {
 }
 
 // replaceStatic removes the replaced static member and transfers its target entry to the
-// new member id, so a quick restart causes no reassignment (KAFKA.md §3.6).
+// new member id, so a quick restart causes no reassignment (docs/protocol.md §3.6).
 func (g Group) replaceStatic(old, id impl.MemberID) Group {
 	if old == id {
 		return g // same id: the record is overwritten and the target entry kept
@@ -114,7 +114,7 @@ func (g Group) replaceStatic(old, id impl.MemberID) Group {
 	return g
 }
 
-// leave handles epochs -1 and -2 (KAFKA.md §3.6): -1 removes the member (bumping the group
+// leave handles epochs -1 and -2 (docs/protocol.md §3.6): -1 removes the member (bumping the group
 // epoch); -2 is a static member's temporary leave: epoch -2, pending revocation dropped,
 // assigned partitions kept at partition epoch -2, no bump. The response echoes the epoch.
 func (g Group) leave(req impl.ConsumerGroupHeartbeatRequest) (Group, []impl.Reply) {
@@ -142,7 +142,7 @@ func (g Group) leave(req impl.ConsumerGroupHeartbeatRequest) (Group, []impl.Repl
 }
 
 // removeMember fences a member: its records go (with its partition epochs and target entry)
-// and the group epoch is bumped (KAFKA.md §3.5).
+// and the group epoch is bumped (docs/protocol.md §3.5).
 func (g Group) removeMember(id impl.MemberID) Group {
 	g = g.withoutMember(id)
 	g.groupEpoch++

@@ -91,7 +91,7 @@ func (w *world) action() {
 	}
 }
 
-// check asserts the KAFKA.md §3.9 invariants on the current group, and epoch monotonicity
+// check asserts the docs/protocol.md §3.9 invariants on the current group, and epoch monotonicity
 // against the previous one.
 func (w *world) check(prev Group) {
 	g := w.g
@@ -143,7 +143,7 @@ func TestPropertiesUnderRandomRequests(t *testing.T) {
 }
 
 // Without perturbations every member converges: STABLE at the group epoch, when clients
-// acknowledge what the server tells them (KAFKA.md §3.9 liveness, with fair delivery).
+// acknowledge what the server tells them (docs/protocol.md §3.9 liveness, with fair delivery).
 func TestPropertyConvergence(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		v := rapid.SampledFrom([]impl.Variant{impl.Kafka, impl.KIP}).Draw(rt, "variant")

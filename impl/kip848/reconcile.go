@@ -7,7 +7,7 @@ import (
 )
 
 // ReconcileInput is everything one reconciliation step looks at (CurrentAssignmentBuilder's
-// inputs; KAFKA.md §3.4).
+// inputs; docs/protocol.md §3.4).
 type ReconcileInput struct {
 	// Member is the member's current record: epoch E, assigned A, pending revocation R, state.
 	Member Member
@@ -18,21 +18,21 @@ type ReconcileInput struct {
 	Owned *impl.PartitionSet
 	// PartitionEpoch is the partition-epoch lookup; NoPartitionEpoch means free.
 	PartitionEpoch func(impl.TopicPartition) impl.Epoch
-	// Variant: impl.Kafka (as shipped) or impl.KIP (seed 001).
+	// Variant: impl.Kafka (as shipped) or impl.KIP (docs/protocol.md §8).
 	Variant impl.Variant
 	// Faults: only impl.FaultRecomputeWhileRevoking (B17) is consulted.
 	Faults impl.Faults
 }
 
 // Reconcile is one reconciliation step of a member towards its target: the next member
-// record (CurrentAssignmentBuilder.build; KAFKA.md §3.4). Rebalance timers are not touched
+// record (CurrentAssignmentBuilder.build; docs/protocol.md §3.4). Rebalance timers are not touched
 // here; the caller arms or cancels them from the result.
 //
 //   - STABLE: at the target epoch nothing changes; otherwise computeNextAssignment(E).
 //   - UNREVOKED_PARTITIONS: while Owned is nil or still holds some of R, nothing changes (no
 //     timer reset); once the revocation is acknowledged, computeNextAssignment(E+1) — in
 //     variant KIP computeNextAssignment(E): the acknowledgement moves the member straight to
-//     the target epoch (seed 001, phase 2), and if the target has meanwhile taken more away
+//     the target epoch (docs/protocol.md §8.2), and if the target has meanwhile taken more away
 //     it revokes again at its old epoch E, so commits at E stay accepted across both steps.
 //   - UNRELEASED_PARTITIONS: computeNextAssignment(E) on every heartbeat.
 //
@@ -64,7 +64,7 @@ func Reconcile(in ReconcileInput) Member {
 	panic(fmt.Sprintf("kip848: Reconcile: member %s in invalid state %d", m.ID, m.State))
 }
 
-// computeNextAssignment (KAFKA.md §3.4): keep K = A ∩ X, revoke R' = A − K, take the free
+// computeNextAssignment (docs/protocol.md §3.4): keep K = A ∩ X, revoke R' = A − K, take the free
 // candidates of X − K now and the unreleased ones later. A partition pending revocation by
 // this very member is not "unreleased": only someone else can hold it back. When Owned
 // already lacks R' the request itself is the acknowledgement and the wait is skipped.

@@ -32,44 +32,44 @@ func TestReconcile(t *testing.T) {
 		wantKIP *Member // when variant KIP differs
 	}{
 		{
-			// Reference: KAFKA.md §3.4 build(): STABLE at the target epoch is unchanged.
+			// Reference: docs/protocol.md §3.4 build(): STABLE at the target epoch is unchanged.
 			name: "stable at target epoch",
 			in:   ReconcileInput{Member: mem(Stable, 3, 2, "t-0", ""), TargetEpoch: 3, Target: ps("t-0 t-1"), PartitionEpoch: heldBy("", 0)},
 			want: mem(Stable, 3, 2, "t-0", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4 computeNextAssignment: only additions, all free → STABLE at T.
+			// Reference: docs/protocol.md §3.4 computeNextAssignment: only additions, all free → STABLE at T.
 			name: "stable behind, new free partitions",
 			in:   ReconcileInput{Member: mem(Stable, 3, 2, "t-0", ""), TargetEpoch: 5, Target: ps("t-0 t-1"), PartitionEpoch: heldBy("", 0)},
 			want: mem(Stable, 5, 3, "t-0 t-1", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4: R' ≠ ∅ and owned unknown (nil) → UNREVOKED_PARTITIONS at E.
+			// Reference: docs/protocol.md §3.4: R' ≠ ∅ and owned unknown (nil) → UNREVOKED_PARTITIONS at E.
 			name: "stable behind, revocation, owned nil",
 			in:   ReconcileInput{Member: mem(Stable, 3, 2, "t-0 t-1", ""), TargetEpoch: 5, Target: ps("t-0 t-2"), PartitionEpoch: heldBy("t-1", 3)},
 			want: mem(UnrevokedPartitions, 3, 3, "t-0", "t-1"),
 		},
 		{
-			// Reference: KAFKA.md §3.4: R' ≠ ∅ but owned shows R' already gone → skip straight
+			// Reference: docs/protocol.md §3.4: R' ≠ ∅ but owned shows R' already gone → skip straight
 			// to the assignment (the request is the acknowledgement, in both variants).
 			name: "stable behind, revocation already done by the client",
 			in:   ReconcileInput{Member: mem(Stable, 3, 2, "t-0 t-1", ""), TargetEpoch: 5, Target: ps("t-0 t-2"), Owned: owned("t-0"), PartitionEpoch: heldBy("", 0)},
 			want: mem(Stable, 5, 3, "t-0 t-2", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4: N' ≠ ∅ and U ≠ ∅ → UNRELEASED_PARTITIONS at T with K ∪ N'.
+			// Reference: docs/protocol.md §3.4: N' ≠ ∅ and U ≠ ∅ → UNRELEASED_PARTITIONS at T with K ∪ N'.
 			name: "stable behind, some new partitions still held",
 			in:   ReconcileInput{Member: mem(Stable, 3, 2, "t-0", ""), TargetEpoch: 5, Target: ps("t-0 t-1 t-2"), PartitionEpoch: heldBy("t-2", 4)},
 			want: mem(UnreleasedPartitions, 5, 3, "t-0 t-1", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4: N' = ∅, U ≠ ∅ → UNRELEASED_PARTITIONS at T with K.
+			// Reference: docs/protocol.md §3.4: N' = ∅, U ≠ ∅ → UNRELEASED_PARTITIONS at T with K.
 			name: "stable behind, only unreleased partitions",
 			in:   ReconcileInput{Member: mem(Stable, 3, 2, "t-0", ""), TargetEpoch: 5, Target: ps("t-0 t-2"), PartitionEpoch: heldBy("t-2", -2)},
 			want: mem(UnreleasedPartitions, 5, 3, "t-0", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4 (and ConsumerGroup: a target for an unsubscribed topic
+			// Reference: docs/protocol.md §3.4 (and ConsumerGroup: a target for an unsubscribed topic
 			// counts as empty): u-0 is revoked, not kept.
 			name: "target partition of an unsubscribed topic is ignored",
 			in: ReconcileInput{Member: func() Member { m := mem(Stable, 3, 2, "u-0", ""); m.SubscribedTopics = []string{"t"}; return m }(),
@@ -77,27 +77,27 @@ func TestReconcile(t *testing.T) {
 			want: func() Member { m := mem(Stable, 5, 3, "t-0", ""); m.SubscribedTopics = []string{"t"}; return m }(),
 		},
 		{
-			// Reference: KAFKA.md §3.4 build(): UNREVOKED with owned nil → unchanged (waiting).
+			// Reference: docs/protocol.md §3.4 build(): UNREVOKED with owned nil → unchanged (waiting).
 			name: "unrevoked, owned unchanged",
 			in:   ReconcileInput{Member: mem(UnrevokedPartitions, 3, 3, "t-0", "t-1"), TargetEpoch: 5, Target: ps("t-0 t-2"), PartitionEpoch: heldBy("t-1", 3)},
 			want: mem(UnrevokedPartitions, 3, 3, "t-0", "t-1"),
 		},
 		{
-			// Reference: KAFKA.md §3.4 build(): UNREVOKED, O ∩ R ≠ ∅ → unchanged.
+			// Reference: docs/protocol.md §3.4 build(): UNREVOKED, O ∩ R ≠ ∅ → unchanged.
 			name: "unrevoked, still owns a revoked partition",
 			in:   ReconcileInput{Member: mem(UnrevokedPartitions, 3, 3, "t-0", "t-1"), TargetEpoch: 5, Target: ps("t-0 t-2"), Owned: owned("t-0 t-1"), PartitionEpoch: heldBy("t-1", 3)},
 			want: mem(UnrevokedPartitions, 3, 3, "t-0", "t-1"),
 		},
 		{
-			// Reference: KAFKA.md §3.4 build(): revocation acknowledged → computeNextAssignment(E+1);
+			// Reference: docs/protocol.md §3.4 build(): revocation acknowledged → computeNextAssignment(E+1);
 			// nothing more to revoke, so the member reaches T with the free new partitions.
 			name: "unrevoked, acknowledged",
 			in:   ReconcileInput{Member: mem(UnrevokedPartitions, 3, 3, "t-0", "t-1"), TargetEpoch: 5, Target: ps("t-0 t-2"), Owned: owned("t-0"), PartitionEpoch: heldBy("t-1", 3)},
 			want: mem(Stable, 5, 3, "t-0 t-2", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4: the target moved on and takes more away: the member
-			// re-enters UNREVOKED at E+1 (one epoch per completed revocation step). The seed's
+			// Reference: docs/protocol.md §3.4: the target moved on and takes more away: the member
+			// re-enters UNREVOKED at E+1 (one epoch per completed revocation step). The KIP-848 draft's
 			// variant stays at E: it reaches the target epoch only when done revoking.
 			name:    "unrevoked, acknowledged, more to revoke",
 			in:      ReconcileInput{Member: mem(UnrevokedPartitions, 3, 3, "t-0 t-3", "t-1"), TargetEpoch: 7, Target: ps("t-0"), Owned: owned("t-0 t-3"), PartitionEpoch: heldBy("t-1", 3)},
@@ -105,20 +105,20 @@ func TestReconcile(t *testing.T) {
 			wantKIP: ptr(mem(UnrevokedPartitions, 3, 3, "t-0", "t-3")),
 		},
 		{
-			// Reference: KAFKA.md §3.4 (and Kafka's later code comment): a partition pending
+			// Reference: docs/protocol.md §3.4 (and Kafka's later code comment): a partition pending
 			// revocation by this member and targeted to it again is not "unreleased".
 			name: "unrevoked, acknowledged, target gives a revoked partition back",
 			in:   ReconcileInput{Member: mem(UnrevokedPartitions, 3, 3, "t-0", "t-1"), TargetEpoch: 7, Target: ps("t-0 t-1"), Owned: owned("t-0"), PartitionEpoch: heldBy("t-0 t-1", 3)},
 			want: mem(Stable, 7, 3, "t-0 t-1", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4 build(): UNRELEASED picks up a partition once released.
+			// Reference: docs/protocol.md §3.4 build(): UNRELEASED picks up a partition once released.
 			name: "unreleased, partition released",
 			in:   ReconcileInput{Member: mem(UnreleasedPartitions, 5, 3, "t-0", ""), TargetEpoch: 5, Target: ps("t-0 t-2"), PartitionEpoch: heldBy("", 0)},
 			want: mem(Stable, 5, 5, "t-0 t-2", ""),
 		},
 		{
-			// Reference: KAFKA.md §3.4: UNRELEASED and still held → stays (updateMemberEpoch
+			// Reference: docs/protocol.md §3.4: UNRELEASED and still held → stays (updateMemberEpoch
 			// still moves the epoch into previous).
 			name: "unreleased, still held",
 			in:   ReconcileInput{Member: mem(UnreleasedPartitions, 5, 3, "t-0", ""), TargetEpoch: 5, Target: ps("t-0 t-2"), PartitionEpoch: heldBy("t-2", 4)},

@@ -28,7 +28,7 @@ func temporaryLeave(id impl.MemberID, inst impl.InstanceID) impl.ConsumerGroupHe
 	return r
 }
 
-// Reference: KAFKA.md §3.6: -2 keeps the assigned partitions at partition epoch -2, does not
+// Reference: docs/protocol.md §3.6: -2 keeps the assigned partitions at partition epoch -2, does not
 // bump the group epoch, and the partitions stay unassignable.
 func TestStaticTemporaryLeave(t *testing.T) {
 	g := staticPair(t)
@@ -61,7 +61,7 @@ func TestStaticTemporaryLeave(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.6: the instance returns with epoch 0 under a new member id: it
+// Reference: docs/protocol.md §3.6: the instance returns with epoch 0 under a new member id: it
 // replaces the old member, keeps subscription, assignment and target, and causes no bump.
 func TestStaticRejoinReplaces(t *testing.T) {
 	g := staticPair(t)
@@ -82,7 +82,7 @@ func TestStaticRejoinReplaces(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.6: a replacement with another subscription bumps the epoch.
+// Reference: docs/protocol.md §3.6: a replacement with another subscription bumps the epoch.
 func TestStaticRejoinWithNewSubscriptionBumps(t *testing.T) {
 	g := staticPair(t)
 	g, _ = step(t, g, temporaryLeave("s1", "i1"), "")
@@ -105,14 +105,14 @@ func TestStaticErrors(t *testing.T) {
 		req  impl.ConsumerGroupHeartbeatRequest
 		want impl.ErrorCode
 	}{
-		// Reference: KAFKA.md §3.6: join while the instance is held by an active member.
+		// Reference: docs/protocol.md §3.6: join while the instance is held by an active member.
 		{"join while held", g, staticJoin("s9", "i1", "t"), impl.UnreleasedInstanceID},
 		// Kafka's own rule, not a model choice: GroupMetadataManager.
 		// throwIfInstanceIdIsUnreleased (apache/kafka 1eb7644) reads only the holder's epoch,
 		// so a client-generated id (KIP-1082) re-sent at epoch 0 is refused too (apache/kafka
 		// PR #23542, open, would answer it like a dynamic rejoin).
 		{"join while held, same member id", g, staticJoin("s1", "i1", "t"), impl.UnreleasedInstanceID},
-		// Reference: KAFKA.md §3.6: static non-join heartbeat rules.
+		// Reference: docs/protocol.md §3.6: static non-join heartbeat rules.
 		{"heartbeat of unknown instance", g, withInst(hb("s1", 2, nil), "i9"), impl.UnknownMemberID},
 		{"heartbeat from another member id", g, withInst(hb("b", 2, nil), "i1"), impl.FencedInstanceID},
 		{"temporary leave of unknown instance", g, temporaryLeave("s1", "i9"), impl.UnknownMemberID},
@@ -129,7 +129,7 @@ func TestStaticErrors(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.6: epoch -1 from a static member leaves for good and bumps.
+// Reference: docs/protocol.md §3.6: epoch -1 from a static member leaves for good and bumps.
 func TestStaticLeaveForGood(t *testing.T) {
 	g := staticPair(t)
 	r := hb("s1", -1, nil)
@@ -147,7 +147,7 @@ func TestStaticLeaveForGood(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.6: the away member's session expires: it is fenced, the epoch bumps
+// Reference: docs/protocol.md §3.6: the away member's session expires: it is fenced, the epoch bumps
 // and its reserved partitions become free.
 func TestStaticAwaySessionExpires(t *testing.T) {
 	g := staticPair(t)

@@ -7,7 +7,7 @@ import (
 )
 
 // SessionTimers lists the members whose session timer can fire: every member, including
-// static members away after a temporary leave (KAFKA.md §3.5, §3.6).
+// static members away after a temporary leave (docs/protocol.md §3.5, §3.6).
 func (g Group) SessionTimers() []impl.MemberID {
 	ids := make([]impl.MemberID, len(g.members))
 	for i, m := range g.members {
@@ -18,7 +18,7 @@ func (g Group) SessionTimers() []impl.MemberID {
 
 // SessionExpired fences the member whose session timed out: it is removed with its partition
 // epochs and target entry, and the group epoch is bumped. Unknown ids are a no-op.
-// Reference: KAFKA.md §3.5.
+// Reference: docs/protocol.md §3.5.
 func (g Group) SessionExpired(id impl.MemberID) Group {
 	if _, ok := g.index(id); !ok {
 		return g
@@ -46,7 +46,7 @@ func (g Group) RebalanceTimers() []RebalanceTimerRef {
 // RebalanceTimeoutExpired fires the member's rebalance timer armed at epoch: the member is
 // fenced (as on session expiry) only if the timer is still armed at that epoch and the member
 // is still at that epoch in UNREVOKED_PARTITIONS; otherwise the firing is stale and ignored.
-// Reference: KAFKA.md §3.5.
+// Reference: docs/protocol.md §3.5.
 func (g Group) RebalanceTimeoutExpired(id impl.MemberID, epoch impl.Epoch) Group {
 	m, ok := g.Member(id)
 	if !ok || m.State != UnrevokedPartitions || m.MemberEpoch != epoch ||
@@ -57,7 +57,7 @@ func (g Group) RebalanceTimeoutExpired(id impl.MemberID, epoch impl.Epoch) Group
 }
 
 // MetadataChanged installs new cluster metadata and bumps the group epoch if the partition
-// count of any subscribed topic changed (subscription metadata refresh, KAFKA.md §3.3 step 4).
+// count of any subscribed topic changed (subscription metadata refresh, docs/protocol.md §3.3 step 4).
 // The target is recomputed lazily by the next heartbeat.
 func (g Group) MetadataChanged(c impl.Cluster) Group {
 	changed := slices.ContainsFunc(g.AssignmentSpec().topics(), func(t string) bool {

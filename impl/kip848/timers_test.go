@@ -20,7 +20,7 @@ func TestSessionExpired(t *testing.T) {
 	if d := cmp.Diff([]impl.MemberID{"a", "b"}, g.SessionTimers()); d != "" {
 		t.Errorf("SessionTimers (-want +got):\n%s", d)
 	}
-	// Reference: KAFKA.md §3.5: expiry removes a with its partition epochs and target entry and bumps.
+	// Reference: docs/protocol.md §3.5: expiry removes a with its partition epochs and target entry and bumps.
 	ng := g.SessionExpired("a")
 	if _, ok := ng.Member("a"); ok || ng.GroupEpoch() != 3 || ng.TargetOf("a").Len() != 0 {
 		t.Errorf("after expiry: %s", ng)
@@ -31,7 +31,7 @@ func TestSessionExpired(t *testing.T) {
 	if ng.State() != Assigning {
 		t.Errorf("state = %s, want ASSIGNING (lazy assignment)", ng.State())
 	}
-	// Reference: KAFKA.md §3.5: unknown member — nothing happens.
+	// Reference: docs/protocol.md §3.5: unknown member — nothing happens.
 	if d := cmp.Diff(g.AppendEncoding(nil), g.SessionExpired("zz").AppendEncoding(nil)); d != "" {
 		t.Errorf("expiry of unknown member changed the group")
 	}
@@ -50,11 +50,11 @@ func TestRebalanceTimeout(t *testing.T) {
 		epoch     impl.Epoch
 		wantFence bool
 	}{
-		// Reference: KAFKA.md §3.5: still at the armed epoch in UNREVOKED → fenced.
+		// Reference: docs/protocol.md §3.5: still at the armed epoch in UNREVOKED → fenced.
 		{"armed and still revoking", g, "a", 1, true},
-		// Reference: KAFKA.md §3.5: a firing for another epoch is stale.
+		// Reference: docs/protocol.md §3.5: a firing for another epoch is stale.
 		{"stale epoch", g, "a", 0, false},
-		// Reference: KAFKA.md §3.5: cancelled when the member left UNREVOKED.
+		// Reference: docs/protocol.md §3.5: cancelled when the member left UNREVOKED.
 		{"after the acknowledgement", acked, "a", 1, false},
 		{"member not revoking", g, "b", 2, false},
 		{"unknown member", g, "zz", 1, false},
@@ -76,7 +76,7 @@ func TestRebalanceTimeout(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.5: waiting heartbeats do not reset the timer; re-entering
+// Reference: docs/protocol.md §3.5: waiting heartbeats do not reset the timer; re-entering
 // UNREVOKED (E+1) re-arms it at the new epoch.
 func TestRebalanceTimerRearmedOnReentry(t *testing.T) {
 	g := New(Config{}, impl.NewCluster(impl.TopicMetadata{Name: "t", Partitions: 6}))
@@ -107,7 +107,7 @@ func TestMetadataChanged(t *testing.T) {
 		c        impl.Cluster
 		wantBump bool
 	}{
-		// Reference: KAFKA.md §3.3 step 4: only subscribed topics' partitions matter.
+		// Reference: docs/protocol.md §3.3 step 4: only subscribed topics' partitions matter.
 		{"unsubscribed topic grows", impl.NewCluster(impl.TopicMetadata{Name: "t", Partitions: 4}, impl.TopicMetadata{Name: "u", Partitions: 9}), false},
 		{"subscribed topic grows", impl.NewCluster(impl.TopicMetadata{Name: "t", Partitions: 5}), true},
 		{"subscribed topic deleted", impl.NewCluster(), true},
@@ -122,7 +122,7 @@ func TestMetadataChanged(t *testing.T) {
 			}
 		})
 	}
-	// Reference: KAFKA.md §3.3 step 5: the next heartbeat revokes a deleted topic's partitions.
+	// Reference: docs/protocol.md §3.3 step 5: the next heartbeat revokes a deleted topic's partitions.
 	ng := g.MetadataChanged(impl.NewCluster(impl.TopicMetadata{Name: "t", Partitions: 2}))
 	ng, r := step(t, ng, hb("a", 1, nil), "")
 	if a := member(t, ng, "a"); a.State != UnrevokedPartitions || !a.PartitionsPendingRevocation.Equal(ps("t-2 t-3")) || r.Assignment == nil {

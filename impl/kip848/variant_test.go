@@ -7,9 +7,9 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// Reference: KAFKA.md §3.4 (E+1 per completed revocation step) vs seed 001 (ack → target
+// Reference: docs/protocol.md §3.4 (E+1 per completed revocation step) vs docs/protocol.md §8 (ack → target
 // epoch): a revokes twice in a row; after the first ack Kafka moves it to epoch 2, so a
-// commit at epoch 1 (from before the first revocation) is STALE; the seed keeps it at 1.
+// commit at epoch 1 (from before the first revocation) is STALE; the KIP-848 draft keeps it at 1.
 func TestVariantsTwoRevocationSteps(t *testing.T) {
 	for _, tc := range []struct {
 		v         impl.Variant
@@ -73,7 +73,7 @@ func TestEncodingAndString(t *testing.T) {
 	}
 }
 
-// Reference: KAFKA.md §3.2: two holders of one partition is a broken contract.
+// Reference: docs/protocol.md §3.2: two holders of one partition is a broken contract.
 func TestSingleHolderPanics(t *testing.T) {
 	g := revoking(t, Config{})
 	b := member(t, g, "b")

@@ -5,7 +5,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // CommitTick is an application (or auto-commit interval) commit of the owned partitions,
 // carrying the member epoch (OffsetCommit v9: Generation = member epoch). It sends nothing
 // when a commit is in flight, nothing is owned, or the member holds no assignment.
-// Reference: KAFKA.md §3.1.
+// Reference: docs/protocol.md §3.1.
 func (m Member) CommitTick() (Member, []Effect) {
 	s := &stepper{m: m}
 	if !m.Commit.Active && !m.OwnedPartitions.IsEmpty() && m.MemberEpoch > 0 && m.Status.holdsAssignment() {
@@ -31,7 +31,7 @@ func (s *stepper) sendCommit(revocation bool) {
 // as a CommitResult. The auto-commit before a revocation refused with STALE_MEMBER_EPOCH is
 // retried with the latest epoch when the member has learnt a newer epoch since sending it;
 // otherwise — and for any other outcome — the reconciliation goes on with the callbacks
-// (Java logs the failed commit and continues the revocation). Reference: KAFKA.md §3.1, §3.7.
+// (Java logs the failed commit and continues the revocation). Reference: docs/protocol.md §3.1, §3.7.
 //
 // It panics when no commit is in flight.
 func (m Member) OnOffsetCommitResponse(resp impl.OffsetCommitResponse) (Member, []Effect) {

@@ -7,7 +7,7 @@ import (
 )
 
 // TestCommitTick: a commit carries the member epoch as its generation and the owned
-// partitions; it is reported with its outcome. Reference: KAFKA.md §3.1.
+// partitions; it is reported with its outcome. Reference: docs/protocol.md §3.1.
 func TestCommitTick(t *testing.T) {
 	cases := []struct {
 		name string
@@ -35,7 +35,7 @@ func TestCommitTick(t *testing.T) {
 		want CommitResult
 	}{
 		{impl.None, CommitResult{Accepted: true, Epoch: 1, Partitions: set(0)}},
-		// Reference: KAFKA.md §3.1 — only revocation commits are retried on STALE_MEMBER_EPOCH.
+		// Reference: docs/protocol.md §3.1 — only revocation commits are retried on STALE_MEMBER_EPOCH.
 		{impl.StaleMemberEpoch, CommitResult{Error: impl.StaleMemberEpoch, Epoch: 1, Partitions: set(0)}},
 	} {
 		n, effs := m.OnOffsetCommitResponse(impl.OffsetCommitResponse{Error: r.resp})
@@ -50,7 +50,7 @@ func TestCommitTick(t *testing.T) {
 
 // TestRevocationCommitStaleEpoch: the auto-commit before a revocation refused with
 // STALE_MEMBER_EPOCH is retried with the latest epoch if the member learnt a newer one since;
-// otherwise the revocation goes on. Reference: KAFKA.md §3.1, §3.7.
+// otherwise the revocation goes on. Reference: docs/protocol.md §3.1, §3.7.
 func TestRevocationCommitStaleEpoch(t *testing.T) {
 	revoking := func(t *testing.T) Member { // owns 0,1; revoking 1 at epoch 2; commit in flight
 		m, _ := ticked(t, stable(t, dynamicCfg(), set(0, 1))).OnHeartbeatResponse(ok(2, ptr(set(0))))
@@ -106,7 +106,7 @@ func TestRevocationCommitStaleEpoch(t *testing.T) {
 }
 
 // TestRevocationWaitsForEarlierCommit: a revocation needing a commit while an application
-// commit is in flight sends its own commit once that one is answered. Reference: KAFKA.md §3.7.
+// commit is in flight sends its own commit once that one is answered. Reference: docs/protocol.md §3.7.
 func TestRevocationWaitsForEarlierCommit(t *testing.T) {
 	m, _ := ticked(t, stable(t, dynamicCfg(), set(0, 1))).CommitTick()
 	m, effs := m.OnHeartbeatResponse(ok(2, ptr(set(1))))

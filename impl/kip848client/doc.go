@@ -1,6 +1,6 @@
 // Package kip848client is the client side of KIP-848's consumer group protocol: the
 // membership manager and heartbeat request manager of Java's AsyncKafkaConsumer, as a pure
-// value Member with step functions (KAFKA.md §3.7).
+// value Member with step functions (docs/protocol.md §3.7).
 //
 // A member subscribes, joins with epoch 0 and every heartbeat field, adopts the member id and
 // epoch the coordinator returns, and reconciles each assignment it receives — one at a time:
@@ -40,10 +40,10 @@
 //
 // There is one heartbeat and one commit in flight at most. JOINING, ACKNOWLEDGING and
 // LEAVING send at once whenever no heartbeat is in flight (Java shouldHeartbeatNow); the
-// other states wait for HeartbeatTick. The fault impl.FaultInFlightStuckOnError (BUGS.md B21) keeps the
+// other states wait for HeartbeatTick. The fault impl.FaultInFlightStuckOnError (docs/bugs.md B21) keeps the
 // in-flight marker after an error response, so no heartbeat is ever sent again.
 //
-// Variants: the client is shared. Seed 001 describes the coordinator's reconciliation only
+// Variants: the client is shared. The KIP-848 draft (docs/protocol.md §8) describes the coordinator's reconciliation only
 // (revoke, acknowledge, then assign); the assignment a response carries is the set the member
 // may own now under both variants, so Config.Variant changes nothing here.
 package kip848client

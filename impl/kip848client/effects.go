@@ -18,7 +18,7 @@ type CallbackKind int8
 
 const (
 	// Assigned is onPartitionsAssigned; invoked after every reconciliation, even with an
-	// empty set (KAFKA.md §3.7).
+	// empty set (docs/protocol.md §3.7).
 	Assigned CallbackKind = iota
 	// Revoked is onPartitionsRevoked; only with a non-empty set.
 	Revoked

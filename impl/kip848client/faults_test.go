@@ -10,7 +10,7 @@ import (
 // TestFaultInFlightStuckOnError: with impl.FaultInFlightStuckOnError an error response leaves
 // the in-flight marker set, so the member — fenced and rejoining, or retrying after
 // NOT_COORDINATOR — never sends another heartbeat; the correct member does.
-// Reference: BUGS.md B21 (KAFKA-16215 / KAFKA-16178).
+// Reference: docs/bugs.md B21 (KAFKA-16215 / KAFKA-16178).
 func TestFaultInFlightStuckOnError(t *testing.T) {
 	type outcome struct {
 		State          State

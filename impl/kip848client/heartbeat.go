@@ -8,7 +8,7 @@ import (
 
 // HeartbeatTick is the heartbeat interval timer: it sends a heartbeat when the member is in
 // the group and none is in flight. JOINING, ACKNOWLEDGING and LEAVING do not wait for it:
-// their heartbeat goes out at once whenever none is in flight. Reference: KAFKA.md §3.7.
+// their heartbeat goes out at once whenever none is in flight. Reference: docs/protocol.md §3.7.
 func (m Member) HeartbeatTick() (Member, []Effect) {
 	s := &stepper{m: m}
 	if m.WantsHeartbeat() {
@@ -18,7 +18,7 @@ func (m Member) HeartbeatTick() (Member, []Effect) {
 }
 
 // sendUrgent sends the heartbeat a state wants at once (the join, the acknowledgement or the
-// leave) if none is in flight. Reference: KAFKA.md §3.7 (Java shouldHeartbeatNow).
+// leave) if none is in flight. Reference: docs/protocol.md §3.7 (Java shouldHeartbeatNow).
 func (s *stepper) sendUrgent() {
 	if s.m.Status.urgent() && !s.m.Heartbeat.Active {
 		s.sendHeartbeat()
@@ -27,7 +27,7 @@ func (s *stepper) sendUrgent() {
 
 // sendHeartbeat sends one heartbeat and applies onHeartbeatRequestGenerated: ACKNOWLEDGING
 // becomes STABLE (or RECONCILING when a newer target arrived meanwhile) and LEAVING becomes
-// UNSUBSCRIBED (or STALE). Reference: KAFKA.md §3.7.
+// UNSUBSCRIBED (or STALE). Reference: docs/protocol.md §3.7.
 func (s *stepper) sendHeartbeat() {
 	if s.m.Status == Leaving {
 		s.sendLeave()
@@ -49,7 +49,7 @@ func (s *stepper) sendHeartbeat() {
 
 // heartbeatRequest builds the next heartbeat: member id, epoch and instance id always; the
 // subscription and owned partitions when joining, after a failure (cache invalid) or when
-// they changed since last sent. Reference: KAFKA.md §3.1, §3.7; KAFKA-16190.
+// they changed since last sent. Reference: docs/protocol.md §3.1, §3.7; KAFKA-16190.
 func (m Member) heartbeatRequest() impl.ConsumerGroupHeartbeatRequest {
 	req := impl.ConsumerGroupHeartbeatRequest{
 		Conn:        m.Config.Conn,
@@ -73,7 +73,7 @@ func (m Member) heartbeatRequest() impl.ConsumerGroupHeartbeatRequest {
 
 // sendLeave sends the leave heartbeat (epoch -1, or -2 for a static member) and completes
 // the leave: UNSUBSCRIBED, or STALE with onPartitionsLost after a poll timeout. A member that
-// never got an id has nothing to leave and sends nothing. Reference: KAFKA.md §3.6, §3.7.
+// never got an id has nothing to leave and sends nothing. Reference: docs/protocol.md §3.6, §3.7.
 func (s *stepper) sendLeave() {
 	epoch := s.m.Config.leaveEpoch()
 	s.m.MemberEpoch = epoch
@@ -105,10 +105,10 @@ func (s *stepper) completeLeave() {
 // STABLE when already reconciled). FENCED_MEMBER_EPOCH / UNKNOWN_MEMBER_ID: fenced, rejoin.
 // COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS: retry. Any
 // other error: FATAL. Responses to the leave heartbeat, or arriving after the member left,
-// are ignored. Reference: KAFKA.md §3.7.
+// are ignored. Reference: docs/protocol.md §3.7.
 //
 // Under impl.FaultInFlightStuckOnError an error response leaves the in-flight marker set,
-// so the member never heartbeats again (BUGS.md B21).
+// so the member never heartbeats again (docs/bugs.md B21).
 //
 // It panics when no heartbeat is in flight.
 func (m Member) OnHeartbeatResponse(resp impl.ConsumerGroupHeartbeatResponse) (Member, []Effect) {
@@ -135,7 +135,7 @@ func (m Member) OnHeartbeatResponse(resp impl.ConsumerGroupHeartbeatResponse) (M
 	return s.done("OnHeartbeatResponse")
 }
 
-// onSuccess is Java's onHeartbeatSuccess. Reference: KAFKA.md §3.7.
+// onSuccess is Java's onHeartbeatSuccess. Reference: docs/protocol.md §3.7.
 func (s *stepper) onSuccess(resp impl.ConsumerGroupHeartbeatResponse) {
 	if s.m.Status == Leaving {
 		return // already leaving: the response's content no longer matters
@@ -149,7 +149,7 @@ func (s *stepper) onSuccess(resp impl.ConsumerGroupHeartbeatResponse) {
 	}
 }
 
-// onError classifies an error response. Reference: KAFKA.md §3.7.
+// onError classifies an error response. Reference: docs/protocol.md §3.7.
 func (s *stepper) onError(code impl.ErrorCode) {
 	switch {
 	case code == impl.FencedMemberEpoch || code == impl.UnknownMemberID:
@@ -162,7 +162,7 @@ func (s *stepper) onError(code impl.ErrorCode) {
 }
 
 // Retriable reports whether a heartbeat error is retried as is: the coordinator moved, is
-// unknown or is loading. Reference: KAFKA.md §3.1, §3.7.
+// unknown or is loading. Reference: docs/protocol.md §3.1, §3.7.
 func Retriable(code impl.ErrorCode) bool {
 	switch code {
 	case impl.CoordinatorNotAvailable, impl.NotCoordinator, impl.CoordinatorLoadInProgress:
@@ -173,7 +173,7 @@ func Retriable(code impl.ErrorCode) bool {
 
 // fence handles FENCED_MEMBER_EPOCH / UNKNOWN_MEMBER_ID: FENCED, epoch 0, onPartitionsLost
 // of everything owned, then JOINING with the same member id. A leaving member completes its
-// leave without sending it. Reference: KAFKA.md §3.7.
+// leave without sending it. Reference: docs/protocol.md §3.7.
 //
 // Under impl.FaultKeepsEpochWhenFenced a FENCED_MEMBER_EPOCH leaves the epoch as it was, so
 // the join heartbeat carries the fenced epoch.
@@ -193,7 +193,7 @@ func (s *stepper) fence(code impl.ErrorCode) {
 	s.joinAt(epoch)
 }
 
-// fail stops the member: FATAL, partitions lost, the error reported. Reference: KAFKA.md §3.7.
+// fail stops the member: FATAL, partitions lost, the error reported. Reference: docs/protocol.md §3.7.
 func (s *stepper) fail(code impl.ErrorCode) {
 	s.to(Fatal)
 	s.m.FatalError = code
@@ -202,7 +202,7 @@ func (s *stepper) fail(code impl.ErrorCode) {
 }
 
 // join enters JOINING: epoch 0, no target, a full request next, sent at once if possible.
-// Reference: KAFKA.md §3.7 (transitionToJoining; KAFKA-16190).
+// Reference: docs/protocol.md §3.7 (transitionToJoining; KAFKA-16190).
 func (s *stepper) join() { s.joinAt(impl.EpochJoin) }
 
 // joinAt is join with the epoch the join heartbeat carries: always 0 but under
@@ -219,7 +219,7 @@ func (s *stepper) joinAt(epoch impl.Epoch) {
 // RequestTimedOut says the in-flight request of kind k will never be answered (its response
 // was lost). A heartbeat failure resets the sent-fields cache so the next heartbeat is full;
 // a join, acknowledgement or leave is re-sent at once. A lost revocation commit counts as a
-// failed commit: the reconciliation goes on. Reference: KAFKA.md §3.7.
+// failed commit: the reconciliation goes on. Reference: docs/protocol.md §3.7.
 //
 // The caller delivers it only for a request actually outstanding in its network. It panics
 // when no request of kind k is in flight.
@@ -248,7 +248,7 @@ func (m Member) RequestTimedOut(k RequestKind) (Member, []Effect) {
 // unknown and look it up again (CoordinatorRequestManager.markCoordinatorUnknown, called by the
 // heartbeat and commit request managers): NOT_COORDINATOR and COORDINATOR_NOT_AVAILABLE.
 // COORDINATOR_LOAD_IN_PROGRESS is retried against the same coordinator. The member keeps its
-// id and epoch either way (Retriable). Reference: KAFKA.md §3.1, §3.7.
+// id and epoch either way (Retriable). Reference: docs/protocol.md §3.1, §3.7.
 func MarksCoordinatorUnknown(code impl.ErrorCode) bool {
 	return code == impl.NotCoordinator || code == impl.CoordinatorNotAvailable
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // TestJoin: subscribing sends the epoch-0 heartbeat at once, with every field: the topics and
-// an empty (present) owned set. Reference: KAFKA.md §3.1, §3.7.
+// an empty (present) owned set. Reference: docs/protocol.md §3.1, §3.7.
 func TestJoin(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -51,34 +51,34 @@ func TestHeartbeatResponse(t *testing.T) {
 		resp  impl.ConsumerGroupHeartbeatResponse
 		want  want
 	}{
-		// Reference: KAFKA.md §3.7 — adopt id and epoch; the first assignment is reconciled at
+		// Reference: docs/protocol.md §3.7 — adopt id and epoch; the first assignment is reconciled at
 		// once (nothing to revoke): assigned, then the acknowledgement with the new owned set.
 		{"joining gets assignment", joined, ok(1, ptr(set(0, 1))), want{Stable, 1, set(0, 1), []Effect{
 			Callback{Assigned, set(0, 1)},
 			hb("m1", 1, "", nil, ptr(set(0, 1))),
 		}}},
-		// Reference: KAFKA.md §3.7 — onPartitionsAssigned even if empty; the ack carries no
+		// Reference: docs/protocol.md §3.7 — onPartitionsAssigned even if empty; the ack carries no
 		// owned partitions since the join already sent the empty set.
 		{"joining gets empty assignment", joined, ok(1, ptr(set())), want{Stable, 1, set(), []Effect{
 			Callback{Assigned, set()},
 			hb("m1", 1, "", nil, nil),
 		}}},
-		// Reference: KAFKA.md §3.1 — Assignment null = unchanged: still joining.
+		// Reference: docs/protocol.md §3.1 — Assignment null = unchanged: still joining.
 		{"joining without assignment", joined, ok(1, nil), want{Joining, 1, set(), []Effect{
 			hb("m1", 1, "", []string{"t"}, ptr(set())),
 		}}},
-		// Reference: KAFKA.md §3.7 — added partitions only: no commit, no revoked callback.
+		// Reference: docs/protocol.md §3.7 — added partitions only: no commit, no revoked callback.
 		{"stable gets more partitions", stableTicked, ok(2, ptr(set(0, 1, 2))), want{Stable, 2, set(0, 1, 2), []Effect{
 			Callback{Assigned, set(2)},
 			hb("m1", 2, "", nil, ptr(set(0, 1, 2))),
 		}}},
-		// Reference: KAFKA.md §3.7 — revocation starts with the auto-commit, callbacks wait.
+		// Reference: docs/protocol.md §3.7 — revocation starts with the auto-commit, callbacks wait.
 		{"stable loses a partition", stableTicked, ok(2, ptr(set(0))), want{Reconciling, 2, set(0, 1), []Effect{
 			commitReq(2, set(0, 1)),
 		}}},
-		// Reference: KAFKA.md §3.7 — same assignment: nothing to do.
+		// Reference: docs/protocol.md §3.7 — same assignment: nothing to do.
 		{"stable same assignment", stableTicked, ok(1, ptr(set(0, 1))), want{Stable, 1, set(0, 1), nil}},
-		// Reference: KAFKA.md §3.7 — fenced: lost, epoch 0, rejoin with the same id and all fields.
+		// Reference: docs/protocol.md §3.7 — fenced: lost, epoch 0, rejoin with the same id and all fields.
 		{"stable fenced", stableTicked, errResp(impl.FencedMemberEpoch), want{Joining, 0, set(), []Effect{
 			Callback{Lost, set(0, 1)},
 			hb("m1", 0, "", []string{"t"}, ptr(set())),
@@ -87,25 +87,25 @@ func TestHeartbeatResponse(t *testing.T) {
 			Callback{Lost, set(0, 1)},
 			hb("m1", 0, "", []string{"t"}, ptr(set())),
 		}}},
-		// Reference: KAFKA.md §3.7 — fenced mid-reconciliation: the reconciliation is aborted
+		// Reference: docs/protocol.md §3.7 — fenced mid-reconciliation: the reconciliation is aborted
 		// (KAFKA-16375); everything owned is lost.
 		{"reconciling fenced", reconciling, errResp(impl.FencedMemberEpoch), want{Joining, 0, set(), []Effect{
 			Callback{Lost, set(0, 1)},
 			hb("m1", 0, "", []string{"t"}, ptr(set())),
 		}}},
-		// Reference: KAFKA.md §3.7 — the target went back to what is owned: STABLE, aborted.
+		// Reference: docs/protocol.md §3.7 — the target went back to what is owned: STABLE, aborted.
 		{"reconciling target reverts", reconciling, ok(2, ptr(set(0, 1))), want{Stable, 2, set(0, 1), nil}},
-		// Reference: KAFKA.md §3.1, §3.7 — retriable: nothing changes, retried at the next tick.
+		// Reference: docs/protocol.md §3.1, §3.7 — retriable: nothing changes, retried at the next tick.
 		{"stable not coordinator", stableTicked, errResp(impl.NotCoordinator), want{Stable, 1, set(0, 1), nil}},
 		{"stable coordinator not available", stableTicked, errResp(impl.CoordinatorNotAvailable), want{Stable, 1, set(0, 1), nil}},
-		// Reference: KAFKA.md §3.7 — a joining member retries its join at once.
+		// Reference: docs/protocol.md §3.7 — a joining member retries its join at once.
 		{"joining load in progress", joined, errResp(impl.CoordinatorLoadInProgress), want{Joining, 0, set(), []Effect{
 			hb("", 0, "", []string{"t"}, ptr(set())),
 		}}},
-		// Reference: KAFKA.md §3.7 — fenced while leaving: UNSUBSCRIBED without rejoining or
+		// Reference: docs/protocol.md §3.7 — fenced while leaving: UNSUBSCRIBED without rejoining or
 		// sending the leave.
 		{"leaving fenced", leavingInFlight, errResp(impl.FencedMemberEpoch), want{Unsubscribed, 0, set(), nil}},
-		// Reference: KAFKA.md §3.7 — a leaving member ignores the response's content and sends
+		// Reference: docs/protocol.md §3.7 — a leaving member ignores the response's content and sends
 		// its leave now.
 		{"leaving success", leavingInFlight, ok(5, ptr(set(3))), want{Unsubscribed, -1, set(), []Effect{
 			hb("m1", -1, "", nil, nil),
@@ -113,7 +113,7 @@ func TestHeartbeatResponse(t *testing.T) {
 	}
 	for _, code := range []impl.ErrorCode{impl.UnreleasedInstanceID, impl.FencedInstanceID, impl.UnsupportedAssignor,
 		impl.InvalidRequest, impl.GroupMaxSizeReached, impl.ErrorCode(30)} {
-		// Reference: KAFKA.md §3.7 — non-retriable errors are fatal; partitions are lost.
+		// Reference: docs/protocol.md §3.7 — non-retriable errors are fatal; partitions are lost.
 		cases = append(cases, struct {
 			name  string
 			setup func(*testing.T) Member
@@ -135,7 +135,7 @@ func TestHeartbeatResponse(t *testing.T) {
 }
 
 // TestFatalStopsEverything: a FATAL member keeps its error and ignores further input.
-// Reference: KAFKA.md §3.7.
+// Reference: docs/protocol.md §3.7.
 func TestFatalStopsEverything(t *testing.T) {
 	m, _ := ticked(t, stable(t, dynamicCfg(), set(0))).OnHeartbeatResponse(errResp(impl.FencedInstanceID))
 	if m.Fatal() != impl.FencedInstanceID || m.WantsHeartbeat() {
@@ -151,7 +151,7 @@ func TestFatalStopsEverything(t *testing.T) {
 }
 
 // TestSentFieldsCache: heartbeats carry only what changed; a failed heartbeat (error or lost
-// response) and a rejoin make the next one full. Reference: KAFKA.md §3.7; KAFKA-16190.
+// response) and a rejoin make the next one full. Reference: docs/protocol.md §3.7; KAFKA-16190.
 func TestSentFieldsCache(t *testing.T) {
 	full := hb("m1", 1, "", []string{"t"}, ptr(set(0, 1)))
 	cases := []struct {
@@ -184,7 +184,7 @@ func TestSentFieldsCache(t *testing.T) {
 }
 
 // TestLostAckIsResent: the acknowledgement's response is lost; the next heartbeat re-sends
-// the owned partitions (the coordinator waits for them). Reference: KAFKA.md §3.7, §3.9.
+// the owned partitions (the coordinator waits for them). Reference: docs/protocol.md §3.7, §3.9.
 func TestLostAckIsResent(t *testing.T) {
 	m := joining(dynamicCfg())
 	m, _ = m.OnHeartbeatResponse(ok(1, ptr(set(0))))
@@ -200,7 +200,7 @@ func TestLostAckIsResent(t *testing.T) {
 }
 
 // TestHeartbeatTickOnlyWhenDue: no heartbeat while one is in flight or outside the group.
-// Reference: KAFKA.md §3.7.
+// Reference: docs/protocol.md §3.7.
 func TestHeartbeatTickOnlyWhenDue(t *testing.T) {
 	for _, m := range []Member{New(dynamicCfg()), joining(dynamicCfg()), ticked(t, stable(t, dynamicCfg(), set(0)))} {
 		if m.WantsHeartbeat() {

@@ -5,7 +5,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // Subscribe sets the subscription. An unsubscribed member joins (epoch 0, all fields, sent at
 // once); a member in the group sends the new topics with its next heartbeat; a leaving or
 // STALE member keeps them for its next Poll. An empty list unsubscribes. A closed or FATAL
-// member ignores it. Reference: KAFKA.md §3.7.
+// member ignores it. Reference: docs/protocol.md §3.7.
 func (m Member) Subscribe(topics []string) (Member, []Effect) {
 	topics = sortedTopics(topics)
 	if len(topics) == 0 {
@@ -23,7 +23,7 @@ func (m Member) Subscribe(topics []string) (Member, []Effect) {
 
 // Unsubscribe leaves the group: PREPARE_LEAVING runs onPartitionsRevoked for everything
 // owned (onPartitionsLost if the member has no epoch), then LEAVING sends epoch -1 (-2 for a
-// static member) at once, or when the heartbeat in flight is answered. Reference: KAFKA.md §3.7.
+// static member) at once, or when the heartbeat in flight is answered. Reference: docs/protocol.md §3.7.
 func (m Member) Unsubscribe() (Member, []Effect) {
 	s := &stepper{m: m}
 	s.m.Topics = nil
@@ -32,7 +32,7 @@ func (m Member) Unsubscribe() (Member, []Effect) {
 }
 
 // Close is a graceful close: Unsubscribe, and the incarnation never rejoins.
-// Reference: KAFKA.md §3.7.
+// Reference: docs/protocol.md §3.7.
 func (m Member) Close() (Member, []Effect) {
 	s := &stepper{m: m}
 	s.m.Topics = nil
@@ -60,7 +60,7 @@ func (s *stepper) leave() {
 
 // PollTimeout is max.poll.interval.ms expiring: the member leaves (PREPARE_LEAVING, LEAVING
 // without callbacks), and once the leave heartbeat is sent it goes STALE and calls
-// onPartitionsLost. Reference: KAFKA.md §3.7.
+// onPartitionsLost. Reference: docs/protocol.md §3.7.
 func (m Member) PollTimeout() (Member, []Effect) {
 	s := &stepper{m: m}
 	if m.Status.holdsAssignment() || m.Status == Joining {
@@ -73,7 +73,7 @@ func (m Member) PollTimeout() (Member, []Effect) {
 }
 
 // Poll is the application's poll: a STALE member, or an UNSUBSCRIBED one that was given a
-// subscription while leaving, rejoins with epoch 0. Reference: KAFKA.md §3.7.
+// subscription while leaving, rejoins with epoch 0. Reference: docs/protocol.md §3.7.
 func (m Member) Poll() (Member, []Effect) {
 	s := &stepper{m: m}
 	if !m.Closed && len(m.Topics) > 0 && (m.Status == Stale || m.Status == Unsubscribed) {

@@ -8,7 +8,7 @@ import (
 
 // TestLeave: Unsubscribe/Close revoke everything (PREPARE_LEAVING), then LEAVING sends epoch
 // -1, or -2 for a static member, and the member is UNSUBSCRIBED.
-// Reference: KAFKA.md §3.1, §3.6, §3.7.
+// Reference: docs/protocol.md §3.1, §3.6, §3.7.
 func TestLeave(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -56,7 +56,7 @@ func TestLeave(t *testing.T) {
 }
 
 // TestLeaveWaitsForInFlight: a leave waits for the heartbeat in flight; the response's content
-// is ignored and the leave goes out with it. Reference: KAFKA.md §3.7.
+// is ignored and the leave goes out with it. Reference: docs/protocol.md §3.7.
 func TestLeaveWaitsForInFlight(t *testing.T) {
 	m := ticked(t, stable(t, dynamicCfg(), set(0)))
 	m, effs := m.Unsubscribe()
@@ -77,7 +77,7 @@ func TestLeaveWaitsForInFlight(t *testing.T) {
 // TestLeaveWithoutID: a member whose join is unanswered leaves once the response arrives;
 // a LEAVING member ignores the response's content, so it never learns its id and has nothing
 // to leave: the coordinator keeps an orphan member until its session expires (the snapshot's
-// behaviour, KAFKA-17116). Reference: KAFKA.md §3.1, §3.7.
+// behaviour, KAFKA-17116). Reference: docs/protocol.md §3.1, §3.7.
 func TestLeaveWithoutID(t *testing.T) {
 	m, effs := joining(dynamicCfg()).Unsubscribe()
 	must(t, "unsubscribe", effs, nil)
@@ -94,7 +94,7 @@ func TestLeaveWithoutID(t *testing.T) {
 // TestClientGeneratedID: under KIP-1082 the client names itself from the start: its join
 // heartbeat and, after a lost answer, its retry carry the id (so the coordinator sees one
 // member, not two), and a close before any answer leaves with it. Reference: KIP-1082;
-// KAFKA.md §3.1, §3.7.
+// docs/protocol.md §3.1, §3.7.
 func TestClientGeneratedID(t *testing.T) {
 	cfg := dynamicCfg()
 	cfg.MemberID = "m1"
@@ -115,7 +115,7 @@ func TestClientGeneratedID(t *testing.T) {
 }
 
 // TestPollTimeout: max.poll.interval.ms expires: leave (no revocation callbacks), STALE with
-// onPartitionsLost; the next poll rejoins with epoch 0. Reference: KAFKA.md §3.7.
+// onPartitionsLost; the next poll rejoins with epoch 0. Reference: docs/protocol.md §3.7.
 func TestPollTimeout(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -146,7 +146,7 @@ func TestPollTimeout(t *testing.T) {
 }
 
 // TestFencedWhileLeavingAfterPollTimeout: fenced before the leave went out, a poll-expired
-// member completes its leave as STALE, losing its partitions. Reference: KAFKA.md §3.7.
+// member completes its leave as STALE, losing its partitions. Reference: docs/protocol.md §3.7.
 func TestFencedWhileLeavingAfterPollTimeout(t *testing.T) {
 	m, _ := ticked(t, stable(t, dynamicCfg(), set(0))).PollTimeout()
 	if m.State() != Leaving {
@@ -160,7 +160,7 @@ func TestFencedWhileLeavingAfterPollTimeout(t *testing.T) {
 }
 
 // TestSubscribeWhileLeaving: a subscription given while leaving is kept for the next poll.
-// Reference: KAFKA.md §3.7.
+// Reference: docs/protocol.md §3.7.
 func TestSubscribeWhileLeaving(t *testing.T) {
 	m, _ := ticked(t, stable(t, dynamicCfg(), set(0))).Unsubscribe()
 	m, effs := m.Subscribe([]string{"u"})

@@ -10,13 +10,13 @@ import (
 // heartbeat request manager of Java's AsyncKafkaConsumer. It is a pure value: every
 // transition returns a new Member and the effects the caller must execute. Fields are
 // exported so that a model can encode and compare states; slices in a state are never
-// mutated after being stored. Reference: KAFKA.md §3.7.
+// mutated after being stored. Reference: docs/protocol.md §3.7.
 type Member struct {
 	Config Config
 
 	// Status is the client state.
 	Status State
-	// ID is the coordinator-assigned member id, kept across fences and leaves (KAFKA.md
+	// ID is the coordinator-assigned member id, kept across fences and leaves (docs/protocol.md
 	// §3.1: in this snapshot the coordinator generates it; the client rejoins with it).
 	ID impl.MemberID
 	// MemberEpoch is the last epoch the coordinator gave, 0 while joining, -1/-2 once left.
@@ -54,7 +54,7 @@ type Reconciliation struct {
 }
 
 // SentFields is the "sent fields" cache of the heartbeat state (Java HeartbeatState.SentFields):
-// !Valid makes the next heartbeat full. Reference: KAFKA.md §3.7, KAFKA-16190.
+// !Valid makes the next heartbeat full. Reference: docs/protocol.md §3.7, KAFKA-16190.
 type SentFields struct {
 	Valid  bool
 	Topics []string
@@ -101,7 +101,7 @@ func (m Member) InFlight() bool { return m.Heartbeat.Active }
 func (m Member) CommitInFlight() bool { return m.Commit.Active }
 
 // WantsHeartbeat reports whether the next HeartbeatTick sends a heartbeat: the member is in
-// the group and no heartbeat is in flight. Reference: KAFKA.md §3.7; BUGS.md B21.
+// the group and no heartbeat is in flight. Reference: docs/protocol.md §3.7; docs/bugs.md B21.
 func (m Member) WantsHeartbeat() bool { return m.Status.inGroup() && !m.Heartbeat.Active }
 
 // Fatal is the error that stopped the member, None if none.
@@ -115,7 +115,7 @@ type stepper struct {
 
 func (s *stepper) emit(e Effect) { s.effs = append(s.effs, e) }
 
-// to moves to state next, panicking on a transition KAFKA.md §3.7's table forbids. Leaving
+// to moves to state next, panicking on a transition docs/protocol.md §3.7's table forbids. Leaving
 // RECONCILING aborts the reconciliation in progress (KAFKA-16375).
 func (s *stepper) to(next State) {
 	if !CanTransition(s.m.Status, next) {

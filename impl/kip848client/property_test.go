@@ -113,14 +113,14 @@ func reachable(from, to State, n int) bool {
 
 // TestPropertyMemberLaws drives a member with random inputs and checks after every step:
 //   - ownership: Owned() is exactly what the callbacks say — a partition revoked or lost is
-//     never owned again without a later onPartitionsAssigned (KAFKA.md §3.7);
-//   - callbacks within a step come revoked (or lost) before assigned (KAFKA.md §3.7);
+//     never owned again without a later onPartitionsAssigned (docs/protocol.md §3.7);
+//   - callbacks within a step come revoked (or lost) before assigned (docs/protocol.md §3.7);
 //   - the state moves only along the predecessor graph (transitions through FENCED /
 //     PREPARE_LEAVING / LEAVING happen inside one step; an illegal one would panic);
-//   - the member epoch only rises, except to 0, -1 or -2 (KAFKA.md §3.9);
+//   - the member epoch only rises, except to 0, -1 or -2 (docs/protocol.md §3.9);
 //   - commits carry the current epoch and exactly the owned partitions; a join heartbeat
 //     carries every field with empty owned partitions; at most one heartbeat is in flight
-//     (KAFKA.md §3.1, §3.7);
+//     (docs/protocol.md §3.1, §3.7);
 //   - the encoding is deterministic.
 func TestPropertyMemberLaws(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {

@@ -6,7 +6,7 @@ import "github.com/groupcheck/groupcheck/impl"
 // processAssignmentReceived): RECONCILING when it differs from what the member owns, or when
 // it is the first assignment since joining (so onPartitionsAssigned runs even for an empty
 // one); else STABLE for a member that was reconciling (an ACKNOWLEDGING member still owes its
-// acknowledgement). Reference: KAFKA.md §3.7.
+// acknowledgement). Reference: docs/protocol.md §3.7.
 func (s *stepper) assignmentReceived(target impl.PartitionSet) {
 	s.m.Target = target
 	switch {
@@ -21,7 +21,7 @@ func (s *stepper) assignmentReceived(target impl.PartitionSet) {
 // maybeReconcile starts a reconciliation towards the target unless one is under way (one at
 // a time). Partitions to revoke are first committed (auto-commit); the callbacks wait for the
 // commit's response. With nothing to revoke the reconciliation completes at once.
-// Reference: KAFKA.md §3.7.
+// Reference: docs/protocol.md §3.7.
 func (s *stepper) maybeReconcile() {
 	if s.m.Status != Reconciling || s.m.Rec.Active {
 		return
@@ -40,7 +40,7 @@ func (s *stepper) maybeReconcile() {
 
 // completeReconciliation runs the callbacks — onPartitionsRevoked(owned − target), then
 // onPartitionsAssigned(target − owned, even if empty) — sets the assignment and moves to
-// ACKNOWLEDGING, whose heartbeat goes out at once. Reference: KAFKA.md §3.7.
+// ACKNOWLEDGING, whose heartbeat goes out at once. Reference: docs/protocol.md §3.7.
 func (s *stepper) completeReconciliation() {
 	target := s.m.Rec.Target
 	revoked := s.m.OwnedPartitions.Minus(target)

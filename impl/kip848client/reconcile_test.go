@@ -7,7 +7,7 @@ import (
 )
 
 // TestReconciliationOrder: a target that both revokes and adds runs commit → revoked →
-// assigned → ACKNOWLEDGING (ack sent at once). Reference: KAFKA.md §3.7.
+// assigned → ACKNOWLEDGING (ack sent at once). Reference: docs/protocol.md §3.7.
 func TestReconciliationOrder(t *testing.T) {
 	m := ticked(t, stable(t, dynamicCfg(), set(0, 1)))
 	m, effs := m.OnHeartbeatResponse(ok(2, ptr(set(1, 2))))
@@ -28,7 +28,7 @@ func TestReconciliationOrder(t *testing.T) {
 }
 
 // TestOneReconciliationAtATime: a newer target arriving during a reconciliation waits for it
-// to finish; the acknowledgement's sending then starts the next one. Reference: KAFKA.md §3.7.
+// to finish; the acknowledgement's sending then starts the next one. Reference: docs/protocol.md §3.7.
 func TestOneReconciliationAtATime(t *testing.T) {
 	m := ticked(t, stable(t, dynamicCfg(), set(0, 1, 2)))
 	m, _ = m.OnHeartbeatResponse(ok(2, ptr(set(0, 1)))) // revoke 2: commit in flight
@@ -69,7 +69,7 @@ func TestOneReconciliationAtATime(t *testing.T) {
 
 // TestNewTargetWhileAcknowledging: a target received before the ack went out sends the
 // member back to RECONCILING; the next ack carries the newest owned set.
-// Reference: KAFKA.md §3.7 (RECONCILING <- ACKNOWLEDGING).
+// Reference: docs/protocol.md §3.7 (RECONCILING <- ACKNOWLEDGING).
 func TestNewTargetWhileAcknowledging(t *testing.T) {
 	m := ticked(t, stable(t, dynamicCfg(), set(0, 1)))
 	m, _ = m.OnHeartbeatResponse(ok(2, ptr(set(0)))) // revoke 1: commit in flight

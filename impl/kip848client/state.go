@@ -1,9 +1,9 @@
 package kip848client
 
-// State is the client's MemberState (Java consumer/internals/MemberState; KAFKA.md §3.7).
+// State is the client's MemberState (Java consumer/internals/MemberState; docs/protocol.md §3.7).
 type State int8
 
-// The client states, in the order of KAFKA.md §3.7.
+// The client states, in the order of docs/protocol.md §3.7.
 const (
 	// Unsubscribed: not in the group (initial, or after a leave).
 	Unsubscribed State = iota
@@ -41,7 +41,7 @@ func (s State) String() string {
 	return "INVALID_STATE"
 }
 
-// predecessors is MemberState's previousValidStates table. Reference: KAFKA.md §3.7.
+// predecessors is MemberState's previousValidStates table. Reference: docs/protocol.md §3.7.
 var predecessors = [numStates][]State{
 	Unsubscribed:   {PrepareLeaving, Leaving, Fenced},
 	Joining:        {Fenced, Unsubscribed, Stale},
@@ -56,7 +56,7 @@ var predecessors = [numStates][]State{
 }
 
 // CanTransition reports whether to lists from among its allowed predecessors.
-// Reference: KAFKA.md §3.7.
+// Reference: docs/protocol.md §3.7.
 func CanTransition(from, to State) bool {
 	if to < 0 || to >= numStates {
 		return false

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestCanTransitionMatchesTable spells out KAFKA.md §3.7's predecessor table edge by edge and
+// TestCanTransitionMatchesTable spells out docs/protocol.md §3.7's predecessor table edge by edge and
 // checks CanTransition against it for every pair of states.
-// Reference: KAFKA.md §3.7.
+// Reference: docs/protocol.md §3.7.
 func TestCanTransitionMatchesTable(t *testing.T) {
 	allowed := map[[2]State]bool{}
 	for _, e := range []struct {
@@ -49,7 +49,7 @@ func TestCanTransitionMatchesTable(t *testing.T) {
 }
 
 // TestIllegalTransitionPanics: a transition outside the table is a broken internal contract
-// and panics naming it. Reference: KAFKA.md §3.7.
+// and panics naming it. Reference: docs/protocol.md §3.7.
 func TestIllegalTransitionPanics(t *testing.T) {
 	for _, c := range []struct{ from, to State }{
 		{Unsubscribed, Stable}, {Stale, Unsubscribed}, {Leaving, Joining}, {Fatal, Joining},

@@ -8,7 +8,7 @@ import (
 )
 
 // AllAssignments is the "any" assignor: every valid assignment of the members' subscribed
-// partitions, so that the model checks safety for all assignors at once (DESIGN.md "Config").
+// partitions, so that the model checks safety for all assignors at once (docs/protocol.md §6.4).
 // A valid assignment gives each existing partition of a subscribed topic to exactly one member
 // subscribed to its topic; with allowUnassigned, also to none (an assignor may leave partitions
 // idle, as cooperative-sticky does for partitions transferring ownership). Each element lists

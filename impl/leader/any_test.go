@@ -11,7 +11,7 @@ import (
 func TestAllAssignments(t *testing.T) {
 	c := cluster("t:2")
 	members := ms(plain("B", "t"), plain("A", "t"))
-	// Reference: DESIGN.md "Config" (the any assignor); odometer order, first partition slowest.
+	// Reference: docs/protocol.md §6.4 (the any assignor); odometer order, first partition slowest.
 	wantExact := [][]impl.MemberAssignment{
 		want(as("A", "t-0 t-1"), as("B", "")),
 		want(as("A", "t-0"), as("B", "t-1")),

@@ -7,24 +7,24 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// The names of the built-in assignors, as in partition.assignment.strategy (KAFKA.md §2.4).
+// The names of the built-in assignors, as in partition.assignment.strategy (docs/protocol.md §2.4).
 const (
 	RangeName             = "range"
 	RoundRobinName        = "roundrobin"
 	StickyName            = "sticky"
 	CooperativeStickyName = "cooperative-sticky"
-	// AnyName is the model's "every valid assignment" assignor (DESIGN.md "Config"). It is not
+	// AnyName is the model's "every valid assignment" assignor (docs/protocol.md §6.4). It is not
 	// an Assignor (it has many outputs): see AllAssignments.
 	AnyName = "any"
 )
 
 // Assignor is a partition assignor as the leader runs it: a pure, deterministic function of the
-// cluster metadata and the members' subscriptions (KAFKA.md §2.4 step 3).
+// cluster metadata and the members' subscriptions (docs/protocol.md §2.4 step 3).
 type Assignor interface {
 	// Name is the protocol name the assignor is selected by.
 	Name() string
 	// SupportedProtocols lists the rebalance protocols the assignor supports, lowest first
-	// (ConsumerPartitionAssignor.supportedProtocols, KAFKA.md §2.1).
+	// (ConsumerPartitionAssignor.supportedProtocols, docs/protocol.md §2.1).
 	SupportedProtocols() []impl.RebalanceProtocol
 	// Assign returns one entry per member, sorted by member id, possibly empty. It panics on
 	// duplicate member ids (a broken leader contract: the coordinator never sends them).
@@ -59,7 +59,7 @@ func Names() []string {
 // RebalanceProtocolOf is a member's rebalance protocol: the highest protocol supported by all of
 // its configured assignors (EAGER < COOPERATIVE). An empty list or an unknown name gives Eager,
 // the protocol every client supports.
-// Reference: KAFKA.md §2.1 (row 2: rebalance.protocol was not added).
+// Reference: docs/protocol.md §2.1 (row 2: rebalance.protocol was not added).
 func RebalanceProtocolOf(assignorNames []string) impl.RebalanceProtocol {
 	if len(assignorNames) == 0 {
 		return impl.Eager
@@ -77,7 +77,7 @@ func RebalanceProtocolOf(assignorNames []string) impl.RebalanceProtocol {
 
 // MemberGeneration is the generation a member's subscription claims its owned partitions at:
 // the v2 Generation field if present, else the generation in the sticky user data, else -1.
-// Reference: KAFKA.md §2.2 (CooperativeStickyAssignor.memberData).
+// Reference: docs/protocol.md §2.2 (CooperativeStickyAssignor.memberData).
 func MemberGeneration(s impl.Subscription) impl.Generation {
 	if s.Version >= 2 && s.Generation >= 0 {
 		return s.Generation

@@ -18,11 +18,11 @@ func TestRangeAssign(t *testing.T) {
 		members []impl.JoinGroupMember
 		want    []impl.MemberAssignment
 	}{
-		// Reference: RangeAssignor javadoc, KAFKA.md §2.4.
+		// Reference: RangeAssignor javadoc, docs/protocol.md §2.4.
 		{"javadoc two consumers two topics", cluster("t0:3 t1:3"),
 			ms(plain("C1", "t0 t1"), plain("C0", "t0 t1")),
 			want(as("C0", "t0-0 t0-1 t1-0 t1-1"), as("C1", "t0-2 t1-2"))},
-		// Reference: KAFKA.md §2.4 (range is per topic, over that topic's subscribers).
+		// Reference: docs/protocol.md §2.4 (range is per topic, over that topic's subscribers).
 		{"per topic subscribers only", cluster("t:3 u:2"),
 			ms(plain("C0", "t"), plain("C1", "t u")),
 			want(as("C0", "t-0 t-1"), as("C1", "t-2 u-0 u-1"))},
@@ -72,7 +72,7 @@ func TestRoundRobinAssign(t *testing.T) {
 }
 
 func TestDuplicateMemberPanics(t *testing.T) {
-	// A broken leader contract panics naming the transition (STYLE.md).
+	// A broken leader contract panics naming the transition (docs/protocol.md §6.8).
 	defer func() {
 		if r := recover(); r == nil {
 			t.Fatal("no panic on duplicate member ids")
@@ -100,7 +100,7 @@ func TestLookupAndNames(t *testing.T) {
 }
 
 func TestRebalanceProtocolOf(t *testing.T) {
-	// Reference: KAFKA.md §2.1 row 2, §2.7 (bounce 1: [cooperative-sticky, range] is eager).
+	// Reference: docs/protocol.md §2.1 row 2, §2.7 (bounce 1: [cooperative-sticky, range] is eager).
 	tests := []struct {
 		names []string
 		want  impl.RebalanceProtocol
@@ -120,7 +120,7 @@ func TestRebalanceProtocolOf(t *testing.T) {
 }
 
 func TestMemberGeneration(t *testing.T) {
-	// Reference: KAFKA.md §2.2 (v2 field, else user data, else -1).
+	// Reference: docs/protocol.md §2.2 (v2 field, else user data, else -1).
 	withUD := func(s impl.Subscription, g impl.Generation) impl.Subscription { s.UserData.Generation = g; return s }
 	tests := []struct {
 		name string

@@ -17,7 +17,7 @@ type balancer struct {
 	count    []int
 	// balanceFirst: unheld partitions go to the first eligible member and moveOne takes a
 	// member's partitions in partition order, owned before or not (FaultBalanceMovesOwned,
-	// BUGS.md B27).
+	// docs/bugs.md B27).
 	balanceFirst bool
 }
 
@@ -35,8 +35,8 @@ type balancer struct {
 // added partitions"): unheld partitions are heaped on the first eligible member, then each
 // move takes the most loaded member's lowest partition whether it owned it or not. The result
 // is as balanced, but an owned partition may move where a newly placed one would have done;
-// under cooperative that is one more revocation, hence a third round (BUGS.md B27).
-// Reference: KAFKA.md §2.5 (sticky balancing); KIP-54.
+// under cooperative that is one more revocation, hence a third round (docs/bugs.md B27).
+// Reference: docs/protocol.md §2.5 (sticky balancing); KIP-54.
 func stickyBalance(cluster impl.Cluster, ms []impl.JoinGroupMember, prev []impl.PartitionSet, faults impl.Faults) [][]impl.TopicPartition {
 	b := newBalancer(cluster, ms)
 	b.balanceFirst = faults.Has(impl.FaultBalanceMovesOwned)

@@ -13,7 +13,7 @@ import (
 // the members claim what the previous one left them (a revoked partition is withheld, then
 // unowned). The correct assignor places the freed partition on c and is done in two rounds;
 // the faulty one frees t-1, heaps it on a and then moves a's owned t-0 instead: a second
-// revocation and a third round. Reference: BUGS.md B27 (KAFKA-8767); KAFKA.md §2.5, §2.8.
+// revocation and a third round. Reference: docs/bugs.md B27 (KAFKA-8767); docs/protocol.md §2.5, §2.8.
 func TestBalanceMovesOwnedNeedsAThirdRound(t *testing.T) {
 	cluster := impl.NewCluster(impl.TopicMetadata{Name: "t", Partitions: 3})
 	for _, tc := range []struct {

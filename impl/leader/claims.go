@@ -23,9 +23,9 @@ const (
 	// highest generation wins; several claimants at the highest generation all lose (KAFKA-14639).
 	byGeneration arbitration = iota
 	// dropLower: first every claim of a member whose generation is below the maximum over all
-	// members is dropped, then byGeneration (pre-KAFKA-14639, BUGS.md B10).
+	// members is dropped, then byGeneration (pre-KAFKA-14639, docs/bugs.md B10).
 	dropLower
-	// mergeAll: every claim is kept, conflicts included (pre-KIP-341 sticky, BUGS.md B11).
+	// mergeAll: every claim is kept, conflicts included (pre-KIP-341 sticky, docs/bugs.md B11).
 	mergeAll
 )
 
@@ -49,7 +49,7 @@ func userDataClaims(s impl.Subscription) (impl.PartitionSet, impl.Generation) {
 // several claimants the highest generation wins; several claimants at the same highest
 // generation all lose and the partition is treated as unowned. The result is sorted by
 // partition and has at most one claim per partition. Members must have distinct ids.
-// Reference: KAFKA.md §2.5 (post KAFKA-14639).
+// Reference: docs/protocol.md §2.5 (post KAFKA-14639).
 func ValidClaims(cluster impl.Cluster, members []impl.JoinGroupMember) []Claim {
 	return arbitrate(cluster, sortedMembers("ValidClaims", members), ownedClaims, byGeneration)
 }

@@ -2,11 +2,11 @@
 // assignors and the cooperative plan. Everything is a pure, deterministic function of the
 // cluster metadata and the members' subscriptions from the JoinGroup response.
 //
-//   - Assignors (KAFKA.md §2.4–2.5): Range, RoundRobin, Sticky (eager, KIP-54/KIP-341) and
+//   - Assignors (docs/protocol.md §2.4–2.5): Range, RoundRobin, Sticky (eager, KIP-54/KIP-341) and
 //     CooperativeSticky (KIP-429 with KAFKA-14639 arbitration and AdjustAssignment), found by
 //     name with Lookup; RebalanceProtocolOf derives a member's protocol from its assignors.
 //   - AllAssignments / EachAssignment: the model's "any" assignor, every valid assignment.
-//   - Plan: the seed's cooperative leader (KIP-429 §2 steps 1–6): owned, assigned,
+//   - Plan: the KIP variant's cooperative leader (KIP-429 §2 steps 1–6): owned, assigned,
 //     MaybeRevoking, ReadyToMigrate, UnknownButOwned, the final assignment and NEEDS_REJOIN.
 //   - Lead / LeadWith: one leader round per variant: Kafka (assignor, then
 //     ValidateCooperative for non-built-in cooperative assignors) or KIP (assignor, then Plan).
@@ -43,6 +43,6 @@
 // The faults that belong to the leader are honoured here: FaultValidateBuiltinCooperative (B9)
 // in LeadWith, FaultDropLowerGenerationClaims (B10) in CooperativeSticky and
 // FaultStickyMergeWithoutGeneration (B11) in Sticky, FaultBalanceMovesOwned (B27) in the
-// sticky balancing, and the seed hazards FaultPlanSkipsWithhold and FaultPlanSkipsNeedsRejoin
+// sticky balancing, and the KIP-429 hazards FaultPlanSkipsWithhold and FaultPlanSkipsNeedsRejoin
 // in Plan.
 package leader

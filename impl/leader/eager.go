@@ -7,7 +7,7 @@ import (
 // Range is Kafka's RangeAssignor: per topic, the topic's subscribers in MemberInfo order (member
 // id, static members first by instance id) get contiguous ranges of partitions; with n
 // partitions and m subscribers each gets n/m and the first n mod m get one more. Eager only.
-// Reference: KAFKA.md §2.4; RangeAssignor javadoc (C0, C1 on t0, t1 with 3 partitions each →
+// Reference: docs/protocol.md §2.4; RangeAssignor javadoc (C0, C1 on t0, t1 with 3 partitions each →
 // C0: t0-0 t0-1 t1-0 t1-1, C1: t0-2 t1-2).
 type Range struct{}
 
@@ -51,7 +51,7 @@ func (Range) Assign(cluster impl.Cluster, members []impl.JoinGroupMember) []impl
 // RoundRobin is Kafka's RoundRobinAssignor: all partitions of all subscribed topics in order
 // (topic, partition) are dealt to the members in MemberInfo order in a circle, skipping members
 // not subscribed to the partition's topic. Eager only.
-// Reference: KAFKA.md §2.4; RoundRobinAssignor javadoc (C0 on t0; C1 on t0, t1; C2 on t0, t1, t2
+// Reference: docs/protocol.md §2.4; RoundRobinAssignor javadoc (C0 on t0; C1 on t0, t1; C2 on t0, t1, t2
 // with 1, 2, 3 partitions → C0: t0-0, C1: t1-0, C2: t1-1 t2-0 t2-1 t2-2).
 type RoundRobin struct{}
 

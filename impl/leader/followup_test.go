@@ -26,7 +26,7 @@ func TestRequestFollowup(t *testing.T) {
 		// Reference: KIP-441 probing rebalance (one consumer of the leader's process, which may
 		// hold everything it should).
 		{"a member that keeps what it owns", round, "A", want(followup(as("A", "t-0")), as("B", "")), true},
-		// The seed's NEEDS_REJOIN and a follow-up are independent: the flag is user data.
+		// KIP-429's NEEDS_REJOIN and a follow-up are independent: the flag is user data.
 		{"beside NEEDS_REJOIN", want(asErr("A", "t-0", impl.NeedsRejoin)), "A",
 			want(followup(asErr("A", "t-0", impl.NeedsRejoin))), true},
 		// A member the leader did not see in the round cannot be asked.

@@ -13,8 +13,8 @@ type LeaderInput struct {
 	AssignorName string
 	// ReadVersion is the highest subscription version the leader understands; it reads every
 	// subscription with Subscription.ReadAs(ReadVersion). Use impl.MaxSubscriptionVersion for a
-	// current leader: 0 is a v0-only leader, which cannot see owned partitions (the seed's
-	// upgrade hazard, seed 000 "Compatibility").
+	// current leader: 0 is a v0-only leader, which cannot see owned partitions (KIP-429's
+	// upgrade hazard, docs/protocol.md §7.4).
 	ReadVersion int8
 	Cluster     impl.Cluster
 	Members     []impl.JoinGroupMember
@@ -26,7 +26,7 @@ type LeaderOutput struct {
 	// Assignments is what the leader sends in SyncGroup, one entry per member sorted by member
 	// id. Empty when Failed.
 	Assignments []impl.MemberAssignment
-	// Plan is the seed's plan (variant KIP, cooperative protocol only).
+	// Plan is the KIP variant's plan (variant KIP, cooperative protocol only).
 	Plan *PlanResult
 	// Failed: the leader threw instead of sending assignments (validation failure, unknown
 	// assignor); Reason says why. The round then never completes from this leader.
@@ -37,10 +37,10 @@ type LeaderOutput struct {
 // Lead runs the leader's job for one round: read the subscriptions at ReadVersion, run the
 // selected assignor (with the faults that belong to it), then LeadWith's post-processing. In the
 // KIP variant under the cooperative protocol cooperative-sticky runs without AdjustAssignment,
-// because the seed's plan does the withholding (see CooperativeSticky). An unknown assignor
+// because the KIP variant's plan does the withholding (see CooperativeSticky). An unknown assignor
 // fails the round ("any" has many outputs: enumerate them with EachAssignment and call
 // LeadWith).
-// Reference: KAFKA.md §2.4; KIP-429 §2.
+// Reference: docs/protocol.md §2.4; KIP-429 §2.
 func Lead(in LeaderInput) LeaderOutput {
 	a, ok := LookupWith(in.AssignorName, in.Faults)
 	if !ok {
@@ -67,12 +67,12 @@ func ReadMembers(members []impl.JoinGroupMember, v int8) []impl.JoinGroupMember 
 // LeadWith applies the variant's post-processing to a given assignment (an assignor's output or
 // an element of AllAssignments), with the subscriptions read at in.ReadVersion.
 //   - Kafka, cooperative protocol, assignor other than cooperative-sticky (cooperative-sticky
-//     too under FaultValidateBuiltinCooperative, BUGS.md B9): ValidateCooperative; a violation fails the
+//     too under FaultValidateBuiltinCooperative, docs/bugs.md B9): ValidateCooperative; a violation fails the
 //     round (IllegalStateException in onLeaderElected). Otherwise the assignment as is.
 //   - KIP, cooperative protocol: Plan; the assignments are its Final.
 //   - Eager protocol: the assignment as is.
 //
-// Reference: KAFKA.md §2.4 step 4; KIP-429 §2.
+// Reference: docs/protocol.md §2.4 step 4; KIP-429 §2.
 func LeadWith(in LeaderInput, assigned []impl.MemberAssignment) LeaderOutput {
 	members := ReadMembers(in.Members, in.ReadVersion)
 	full := fillAssignments("LeadWith", members, assigned)
@@ -96,7 +96,7 @@ func LeadWith(in LeaderInput, assigned []impl.MemberAssignment) LeaderOutput {
 // added = assigned − owned and revoked = owned − assigned; the result is added ∩ revoked, the
 // partitions revoked from one member and given to another in the same round. Empty means valid.
 // Members without an entry in assigned are assigned nothing.
-// Reference: KAFKA.md §2.4 step 4 (validateCooperativeAssignment).
+// Reference: docs/protocol.md §2.4 step 4 (validateCooperativeAssignment).
 func ValidateCooperative(members []impl.JoinGroupMember, assigned []impl.MemberAssignment) impl.PartitionSet {
 	ms := sortedMembers("ValidateCooperative", members)
 	byMember := assignedByMember("ValidateCooperative", ms, assigned)

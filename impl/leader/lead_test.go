@@ -19,15 +19,15 @@ func TestLead(t *testing.T) {
 		wantFailed bool
 		wantPlan   bool
 	}{
-		// Reference: KAFKA.md §2.4 step 3 (eager: the assignor's output as is).
+		// Reference: docs/protocol.md §2.4 step 3 (eager: the assignor's output as is).
 		{"kafka eager range", LeaderInput{Variant: impl.Kafka, Protocol: impl.Eager, AssignorName: RangeName,
 			ReadVersion: max, Members: ms(plain("A", "t"), plain("B", "t"))},
 			want(as("A", "t-0"), as("B", "t-1")), false, false},
-		// Reference: KAFKA.md §2.5 (cooperative-sticky withholds, no validation).
+		// Reference: docs/protocol.md §2.5 (cooperative-sticky withholds, no validation).
 		{"kafka cooperative-sticky withholds", LeaderInput{Variant: impl.Kafka, Protocol: impl.Cooperative,
 			AssignorName: CooperativeStickyName, ReadVersion: max, Members: newcomer},
 			want(as("A", "t-0"), as("B", "")), false, false},
-		// Reference: KAFKA.md §2.4 step 4 (validateCooperativeAssignment throws).
+		// Reference: docs/protocol.md §2.4 step 4 (validateCooperativeAssignment throws).
 		{"kafka cooperative roundrobin fails validation", LeaderInput{Variant: impl.Kafka, Protocol: impl.Cooperative,
 			AssignorName: RoundRobinName, ReadVersion: max, Members: newcomer},
 			nil, true, false},
@@ -41,7 +41,7 @@ func TestLead(t *testing.T) {
 		{"kip cooperative-sticky: plan does the adjustment", LeaderInput{Variant: impl.KIP, Protocol: impl.Cooperative,
 			AssignorName: CooperativeStickyName, ReadVersion: max, Members: newcomer, Cluster: cluster("t:2")},
 			want(asErr("A", "t-0", rejoin), asErr("B", "", rejoin)), false, true},
-		// Reference: seed 000 "Compatibility": a v0-only leader cannot see owned partitions and
+		// Reference: docs/protocol.md §7.4: a v0-only leader cannot see owned partitions and
 		// hands t-1 to B while A still owns it.
 		{"kip v0-only leader moves an owned partition at once", LeaderInput{Variant: impl.KIP, Protocol: impl.Cooperative,
 			AssignorName: RoundRobinName, ReadVersion: 0, Members: newcomer},
@@ -74,7 +74,7 @@ func TestLead(t *testing.T) {
 // stale claim), cooperative-sticky drops both claims and gives t-0 to C. Correctly the built-in
 // assignor is not validated and the round completes; under the fault validation sees t-0 added
 // to C and revoked from A and B and fails the round.
-// Reference: BUGS.md B9, KAFKA-13406.
+// Reference: docs/bugs.md B9, KAFKA-13406.
 func TestLeadFaultValidateBuiltinCooperative(t *testing.T) {
 	in := LeaderInput{Variant: impl.Kafka, Protocol: impl.Cooperative, AssignorName: CooperativeStickyName,
 		ReadVersion: impl.MaxSubscriptionVersion, Cluster: cluster("t:3"),
@@ -94,7 +94,7 @@ func TestLeadFaultValidateBuiltinCooperative(t *testing.T) {
 }
 
 func TestValidateCooperative(t *testing.T) {
-	// Reference: KAFKA.md §2.4 step 4.
+	// Reference: docs/protocol.md §2.4 step 4.
 	members := ms(coop("A", "t", "t-0 t-1", 1), coop("B", "t", "t-2", 1), coop("C", "t", "", 1))
 	tests := []struct {
 		name     string
@@ -115,7 +115,7 @@ func TestValidateCooperative(t *testing.T) {
 }
 
 func TestLeadWithAny(t *testing.T) {
-	// The any assignor's elements go through the same post-processing (DESIGN.md "Config").
+	// The any assignor's elements go through the same post-processing (docs/protocol.md §6.4).
 	in := LeaderInput{Variant: impl.Kafka, Protocol: impl.Cooperative, AssignorName: AnyName,
 		ReadVersion: impl.MaxSubscriptionVersion, Cluster: cluster("t:2"),
 		Members: ms(coop("A", "t", "t-0", 1), coop("B", "t", "", 1))}

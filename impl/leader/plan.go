@@ -10,7 +10,7 @@ type MemberPartitions struct {
 	Partitions impl.PartitionSet
 }
 
-// PlanInput is what the seed's cooperative leader works from (seed 000 §2).
+// PlanInput is what the KIP variant's cooperative leader works from (docs/protocol.md §7.2).
 type PlanInput struct {
 	// Cluster is the metadata the assignment was computed from. The plan itself does not consult
 	// it: unknown-but-owned is defined against the assignment, not the metadata (§2.3.3).
@@ -21,11 +21,11 @@ type PlanInput struct {
 	// Assigned is the assignor's output; members without an entry are assigned nothing.
 	Assigned []impl.MemberAssignment
 	// Faults: FaultPlanSkipsWithhold and FaultPlanSkipsNeedsRejoin each leave out half of
-	// §2.6 (the seed's hazards, as mutants).
+	// §2.6 (KIP-429's hazards, as mutants).
 	Faults impl.Faults
 }
 
-// PlanResult is the seed leader's plan: the sets it computes and the final assignment.
+// PlanResult is the KIP-429 leader's plan: the sets it computes and the final assignment.
 type PlanResult struct {
 	Owned              []MemberPartitions // §2.1: per member, sorted by member id
 	OwnedPartitions    impl.PartitionSet  // §2.1: owned-partitions, the union of the claims
@@ -39,7 +39,7 @@ type PlanResult struct {
 	Error              impl.ErrorCode // NeedsRejoin if Withheld is non-empty (§2.6), else None
 }
 
-// Plan is the seed's cooperative leader (seed 000 §2 steps 1–6). Final gives every member,
+// Plan is the KIP variant's cooperative leader (docs/protocol.md §7.2 steps 1–6). Final gives every member,
 // sorted by member id:
 //   - its assigned ready-to-migrate partitions: "it is safe to move them to the new member
 //     immediately since we know no one owns it before" (§2.4);
@@ -54,14 +54,14 @@ type PlanResult struct {
 // more, revoke it and then rejoin" (§2.6). Then Error is NeedsRejoin in every member's
 // assignment: "set the error-code to NEED_REJOIN for all the members".
 //
-// The seed assumes one owner per partition; it is silent on a partition claimed by several
-// members (possible after a missed SyncGroup, KAFKA.md §2.8). Such a contested partition is
+// KIP-429 assumes one owner per partition; it is silent on a partition claimed by several
+// members (possible after a missed SyncGroup, docs/protocol.md §2.8). Such a contested partition is
 // given to none of its claimants nor to anyone else: a maybe-revoking one is withheld from its
 // assignee even if that is one of the claimants (the others still hold it, so its owner has
 // changed for them) and triggers NeedsRejoin, so every claimant revokes it and it is
 // ready-to-migrate in the next round; an unknown-but-owned one is handed back to nobody ("give
 // them back to whoever claimed" cannot give one partition to two), without NeedsRejoin, as
-// nobody is meant to get it. This mirrors KAFKA-14639's equal-generation rule (KAFKA.md §2.5).
+// nobody is meant to get it. This mirrors KAFKA-14639's equal-generation rule (docs/protocol.md §2.5).
 // The plan never removes a double assignment made by the assignor itself among ready-to-migrate
 // partitions (§2.4 encodes the assignor's choice directly).
 // Reference: KIP-429 §2.1–§2.6.

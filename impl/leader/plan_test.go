@@ -51,7 +51,7 @@ func TestPlan(t *testing.T) {
 				Owned:              []MemberPartitions{{"A", ps("")}, {"B", ps("")}},
 				AssignedPartitions: ps("t-0 t-1"), ReadyToMigrate: ps("t-0 t-1"),
 				Final: want(as("A", "t-1"), as("B", "t-0")), Error: none}},
-		// Seed silent (assumes one owner): a partition claimed by two members goes to nobody.
+		// KIP-429 is silent (assumes one owner): a partition claimed by two members goes to nobody.
 		{"contested maybe-revoking withheld even from a claimant",
 			ms(coop("A", "t", "t-0", 2), coop("B", "t", "t-0", 2)),
 			want(as("A", "t-0"), as("B", "t-1")),
@@ -94,7 +94,7 @@ func TestPlanPanicsOnUnknownMember(t *testing.T) {
 	Plan(PlanInput{Members: ms(coop("A", "t", "", 1)), Assigned: want(as("Z", "t-0"))})
 }
 
-// TestPlanFaults: each seed-hazard fault leaves out one half of §2.6 on the first case of
+// TestPlanFaults: each KIP-429 hazard fault leaves out one half of §2.6 on the first case of
 // TestPlan (t-1 moves A→B).
 func TestPlanFaults(t *testing.T) {
 	in := PlanInput{Members: ms(coop("A", "t", "t-0 t-1", 1), coop("B", "t", "", -1)),
@@ -106,10 +106,10 @@ func TestPlanFaults(t *testing.T) {
 		held  impl.PartitionSet
 		err   impl.ErrorCode
 	}{
-		// Reference: seed 000 §2.6 "exclude them from the assigned-partitions list to the new
+		// Reference: docs/protocol.md §7.2.6 "exclude them from the assigned-partitions list to the new
 		// owner", omitted: B gets t-1 while A still owns it.
 		{"skips withhold", impl.FaultPlanSkipsWithhold, want(as("A", "t-0"), as("B", "t-1")), ps(""), impl.None},
-		// Reference: seed 000 §2.6 "set the error-code to NEED_REJOIN for all the members",
+		// Reference: docs/protocol.md §7.2.6 "set the error-code to NEED_REJOIN for all the members",
 		// omitted: t-1 is withheld and nobody is told to rejoin for it.
 		{"skips needs-rejoin", impl.FaultPlanSkipsNeedsRejoin, want(as("A", "t-0"), as("B", "")), ps("t-1"), impl.None},
 	} {

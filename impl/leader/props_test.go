@@ -103,9 +103,9 @@ func assignedTo(assigned []impl.MemberAssignment, id impl.MemberID) impl.Partiti
 }
 
 // TestPropPlanSets: the three sets are pairwise disjoint and cover owned ∪ assigned; the plan
-// agrees with a naive per-partition reading of seed 000 §2; no partition of Final goes to a
+// agrees with a naive per-partition reading of docs/protocol.md §7.2; no partition of Final goes to a
 // member while another member owns it.
-// Reference: KIP-429 §2.3 ("three exclusive sub-sets"), §2.4–§2.6; DESIGN.md "Testing style".
+// Reference: KIP-429 §2.3 ("three exclusive sub-sets"), §2.4–§2.6; docs/protocol.md §6.8.
 func TestPropPlanSets(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		members := genMembers(t, 4, false)
@@ -186,7 +186,7 @@ func checkValid(t *rapid.T, name string, c impl.Cluster, members []impl.JoinGrou
 // TestPropAssignorsValid: every assignor gives each subscribed partition to at most one member
 // subscribed to its topic (all of them, except what cooperative-sticky withholds), and its
 // output does not depend on the order of the members.
-// Reference: KAFKA.md §2.4–2.5.
+// Reference: docs/protocol.md §2.4–2.5.
 func TestPropAssignorsValid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCluster(t, 3)
@@ -207,7 +207,7 @@ func TestPropAssignorsValid(t *testing.T) {
 
 // naiveClaims: a claim (m, p) is valid iff p exists, someone subscribes to its topic and every
 // other claimant of p has a strictly lower generation.
-// Reference: KAFKA.md §2.5.
+// Reference: docs/protocol.md §2.5.
 func naiveClaims(c impl.Cluster, members []impl.JoinGroupMember) []Claim {
 	var out []Claim
 	for _, tp := range universe {
@@ -232,7 +232,7 @@ func naiveClaims(c impl.Cluster, members []impl.JoinGroupMember) []Claim {
 // TestPropCooperativeStickyRespectsClaims: ValidClaims agrees with the naive definition, and
 // cooperative-sticky never assigns a partition to X while another member validly claims it; a
 // subscribed partition is left out only if someone validly claims it.
-// Reference: KAFKA.md §2.5 (KAFKA-14639), BUGS.md B10.
+// Reference: docs/protocol.md §2.5 (KAFKA-14639), docs/bugs.md B10.
 func TestPropCooperativeStickyRespectsClaims(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCluster(t, 3)
@@ -261,7 +261,7 @@ func TestPropCooperativeStickyRespectsClaims(t *testing.T) {
 
 // TestPropStickyBalancedAndSticky: with identical subscriptions the sticky assignors balance to
 // within one partition and every valid owner keeps min(owned, ⌊P/M⌋) of its partitions.
-// Reference: KAFKA.md §2.5 (min/max quota).
+// Reference: docs/protocol.md §2.5 (min/max quota).
 func TestPropStickyBalancedAndSticky(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCluster(t, 3)
@@ -287,7 +287,7 @@ func TestPropStickyBalancedAndSticky(t *testing.T) {
 
 // TestPropAllAssignments: every element is valid (complete without unassigned), elements are
 // distinct, and their number is CountAssignments' formula.
-// Reference: DESIGN.md "Config" (the any assignor).
+// Reference: docs/protocol.md §6.4 (the any assignor).
 func TestPropAllAssignments(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := genCluster(t, 2)
@@ -315,7 +315,7 @@ func TestPropAllAssignments(t *testing.T) {
 
 // TestPropValidateCooperative agrees with the naive definition: p is a violation iff some
 // member gains p and some member loses p in the same assignment.
-// Reference: KAFKA.md §2.4 step 4.
+// Reference: docs/protocol.md §2.4 step 4.
 func TestPropValidateCooperative(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		members := genMembers(t, 4, false)

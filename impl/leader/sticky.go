@@ -16,8 +16,8 @@ import (
 //
 // With FaultStickyMergeWithoutGeneration every member keeps its cached previous assignment
 // without arbitration, so a member back from an older generation and the current holder may both
-// keep one partition: it is assigned twice (KAFKA-7026, BUGS.md B11).
-// Reference: KAFKA.md §2.5; KIP-341.
+// keep one partition: it is assigned twice (KAFKA-7026, docs/bugs.md B11).
+// Reference: docs/protocol.md §2.5; KIP-341.
 type Sticky struct {
 	Faults impl.Faults
 }
@@ -47,12 +47,12 @@ func (a Sticky) Assign(cluster impl.Cluster, members []impl.JoinGroupMember) []i
 // lists are then empty, so nothing is withheld) and cooperative.
 //
 // SkipAdjust leaves out AdjustAssignment: in the KIP variant the leader's plan does the
-// withholding (seed 000 §2.6), and a partition the assignor already withheld would look
+// withholding (docs/protocol.md §7.2.6), and a partition the assignor already withheld would look
 // "unknown-but-owned" to the plan and be handed back to its old owner (§2.5), so it would never
 // move. With FaultDropLowerGenerationClaims every claim of a member whose generation is below the
 // maximum generation among the subscriptions is dropped before arbitration, so a sole stale
-// claim is not protected and its partition goes straight to a new owner (BUGS.md B10).
-// Reference: KAFKA.md §2.5.
+// claim is not protected and its partition goes straight to a new owner (docs/bugs.md B10).
+// Reference: docs/protocol.md §2.5.
 type CooperativeSticky struct {
 	Faults     impl.Faults
 	SkipAdjust bool
@@ -92,7 +92,7 @@ func (a CooperativeSticky) Assign(cluster impl.Cluster, members []impl.JoinGroup
 // most one claim per partition, as ValidClaims and CooperativeSticky.Claims return them. Such a
 // partition is revoked from its owner in this round and assignable only in a later one, after
 // the owner's JoinGroup no longer claims it. assigned is not modified.
-// Reference: KAFKA.md §2.5 (adjustAssignment, partitionsTransferringOwnership).
+// Reference: docs/protocol.md §2.5 (adjustAssignment, partitionsTransferringOwnership).
 func AdjustAssignment(assigned []impl.MemberAssignment, claims []Claim) []impl.MemberAssignment {
 	out := slices.Clone(assigned)
 	for i, ma := range out {

@@ -29,7 +29,7 @@ func TestStickyAssign(t *testing.T) {
 		{"javadoc different subscriptions, C0 leaves", cluster("t0:1 t1:2 t2:3"),
 			ms(eager("C1", "t0 t1", "t1-0 t1-1", 1), eager("C2", "t0 t1 t2", "t2-0 t2-1 t2-2", 1)),
 			want(as("C1", "t0-0 t1-0 t1-1"), as("C2", "t2-0 t2-1 t2-2"))},
-		// Reference: KAFKA.md §2.5 (keep owned up to quota, extras taken away).
+		// Reference: docs/protocol.md §2.5 (keep owned up to quota, extras taken away).
 		{"extras taken away to the newcomer", cluster("t:4"),
 			ms(eager("A", "t", "t-0 t-1 t-2 t-3", 1), plain("B", "t")),
 			want(as("A", "t-0 t-1"), as("B", "t-2 t-3"))},
@@ -55,7 +55,7 @@ func TestStickyAssign(t *testing.T) {
 
 // TestStickyFaultMergeWithoutGeneration shows B11: without generation precedence the member
 // back from generation 1 keeps t-2 although c2 held it in generation 2: t-2 is assigned twice.
-// Reference: BUGS.md B11, KAFKA-7026.
+// Reference: docs/bugs.md B11, KAFKA-7026.
 func TestStickyFaultMergeWithoutGeneration(t *testing.T) {
 	c := cluster("t:3")
 	members := ms(eager("c2", "t", "t-1 t-2", 2), eager("c3", "t", "t-2", 1))
@@ -80,23 +80,23 @@ func TestValidClaims(t *testing.T) {
 		members []impl.JoinGroupMember
 		want    []Claim
 	}{
-		// Reference: KAFKA.md §2.5, KAFKA-14639: a sole claim is kept whatever its generation.
+		// Reference: docs/protocol.md §2.5, KAFKA-14639: a sole claim is kept whatever its generation.
 		{"sole stale claim kept", ms(coop("A", "t", "t-0", 1), coop("B", "t", "", 3)),
 			[]Claim{{impl.TP("t", 0), "A", 1}}},
-		// Reference: KAFKA.md §2.5: several claimants, highest generation wins.
+		// Reference: docs/protocol.md §2.5: several claimants, highest generation wins.
 		{"highest generation wins", ms(coop("A", "t", "t-0 t-1", 1), coop("B", "t", "t-0", 2)),
 			[]Claim{{impl.TP("t", 0), "B", 2}, {impl.TP("t", 1), "A", 1}}},
-		// Reference: KAFKA.md §2.5: same generation, dropped from both.
+		// Reference: docs/protocol.md §2.5: same generation, dropped from both.
 		{"equal generation dropped", ms(coop("A", "t", "t-0", 2), coop("B", "t", "t-0", 2)), nil},
 		{"tie at the top among three drops it", ms(coop("A", "t", "t-0", 3), coop("B", "t", "t-0", 3), coop("C", "t", "t-0", 2)), nil},
 		{"tie below the top does not matter", ms(coop("A", "t", "t-0", 3), coop("B", "t", "t-0", 2), coop("C", "t", "t-0", 2)),
 			[]Claim{{impl.TP("t", 0), "A", 3}}},
-		// Reference: KAFKA.md §2.5: claims on non-existent partitions / unsubscribed topics ignored.
+		// Reference: docs/protocol.md §2.5: claims on non-existent partitions / unsubscribed topics ignored.
 		{"non-existent partition and unsubscribed topic ignored", ms(coop("A", "t", "t-0 t-7 u-0 gone-0", 1)),
 			[]Claim{{impl.TP("t", 0), "A", 1}}},
 		{"claim on a topic another member subscribes is valid", ms(coop("A", "u", "t-0", 1), coop("B", "t", "", 1)),
 			[]Claim{{impl.TP("t", 0), "A", 1}}},
-		// Reference: KAFKA.md §2.2: v1 subscriptions carry the generation in user data.
+		// Reference: docs/protocol.md §2.2: v1 subscriptions carry the generation in user data.
 		{"v1 generation from user data", ms(withUD(coop("A", "t", "t-0", 9), 4), coop("B", "t", "t-0", 3)),
 			[]Claim{{impl.TP("t", 0), "A", 4}}},
 	}
@@ -117,27 +117,27 @@ func TestCooperativeStickyAssign(t *testing.T) {
 		members []impl.JoinGroupMember
 		want    []impl.MemberAssignment
 	}{
-		// Reference: KAFKA.md §2.5 (adjustAssignment withholds partitions transferring ownership).
+		// Reference: docs/protocol.md §2.5 (adjustAssignment withholds partitions transferring ownership).
 		{"moving partitions withheld from the newcomer", cluster("t:4"), CooperativeSticky{},
 			ms(coop("A", "t", "t-0 t-1 t-2 t-3", 1), coop("B", "t", "", -1)),
 			want(as("A", "t-0 t-1"), as("B", ""))},
 		{"second round: released partitions assigned", cluster("t:4"), CooperativeSticky{},
 			ms(coop("A", "t", "t-0 t-1", 2), coop("B", "t", "", 2)),
 			want(as("A", "t-0 t-1"), as("B", "t-2 t-3"))},
-		// Reference: seed 000 §2.6 — the KIP variant's plan withholds instead.
+		// Reference: docs/protocol.md §7.2.6 — the KIP variant's plan withholds instead.
 		{"skip adjust leaves the move in", cluster("t:4"), CooperativeSticky{SkipAdjust: true},
 			ms(coop("A", "t", "t-0 t-1 t-2 t-3", 1), coop("B", "t", "", -1)),
 			want(as("A", "t-0 t-1"), as("B", "t-2 t-3"))},
-		// Reference: KAFKA.md §2.5: equal-generation claims dropped, partition treated unowned.
+		// Reference: docs/protocol.md §2.5: equal-generation claims dropped, partition treated unowned.
 		{"equal generation conflict assigned as unowned", cluster("t:3"), CooperativeSticky{},
 			ms(coop("A", "t", "t-0 t-1", 2), coop("B", "t", "t-0 t-2", 2), coop("C", "t", "", 2)),
 			want(as("A", "t-1"), as("B", "t-2"), as("C", "t-0"))},
-		// Reference: KAFKA.md §2.5: a valid owner no longer subscribed loses the partition, and
+		// Reference: docs/protocol.md §2.5: a valid owner no longer subscribed loses the partition, and
 		// it is still transferring ownership, so the subscriber waits a round.
 		{"owner unsubscribed: revoked and withheld", cluster("t:1 u:1"), CooperativeSticky{},
 			ms(coop("A", "u", "t-0", 1), coop("B", "t", "", 1)),
 			want(as("A", "u-0"), as("B", ""))},
-		// Reference: KAFKA.md §2.5: also supports eager (owned lists empty, nothing withheld).
+		// Reference: docs/protocol.md §2.5: also supports eager (owned lists empty, nothing withheld).
 		{"eager protocol behaves as plain balance", cluster("t:3"), CooperativeSticky{},
 			ms(coop("A", "t", "", 1), coop("B", "t", "", 1)),
 			want(as("A", "t-0 t-2"), as("B", "t-1"))},
@@ -152,7 +152,7 @@ func TestCooperativeStickyAssign(t *testing.T) {
 }
 
 func TestAdjustAssignment(t *testing.T) {
-	// Reference: KAFKA.md §2.5 (partitionsTransferringOwnership removed from the assignee).
+	// Reference: docs/protocol.md §2.5 (partitionsTransferringOwnership removed from the assignee).
 	assigned := want(as("X", "t-0 t-1"), as("Y", "t-2"))
 	claims := []Claim{{impl.TP("t", 0), "Y", 1}, {impl.TP("t", 2), "Y", 1}}
 	got := AdjustAssignment(assigned, claims)
@@ -168,7 +168,7 @@ func TestAdjustAssignment(t *testing.T) {
 // t-0 t-1 at generation 1 while B is at generation 2. Correctly A's sole claims stand, t-1 moves
 // to B and is withheld; under the fault A's claims are dropped, t-1 goes straight to B while A
 // still owns it.
-// Reference: BUGS.md B10, KAFKA-14639.
+// Reference: docs/bugs.md B10, KAFKA-14639.
 func TestCooperativeStickyFaultDropLowerGenerationClaims(t *testing.T) {
 	c := cluster("t:2")
 	members := ms(coop("A", "t", "t-0 t-1", 1), coop("B", "t", "", 2))

@@ -105,7 +105,7 @@ func mismatches(t *testing.T, a Adapter, opts Options) []Report {
 	return out
 }
 
-// Broken members are reported. Sources: KAFKA.md §2.6 and §3.4 (a member calls
+// Broken members are reported. Sources: docs/protocol.md §2.6 and §3.4 (a member calls
 // onPartitionsRevoked before it gives partitions up), §1.5–1.6 and §3.1 (requests carry the
 // member's generation or epoch).
 func TestBrokenAdaptersAreReported(t *testing.T) {

@@ -1,5 +1,5 @@
-// Package conform is trace conformance, the third use of the oracle (DESIGN.md "The
-// oracle"): it drives another implementation of a consumer group member through
+// Package conform is trace conformance, the third use of the oracle (docs/protocol.md
+// §6.7): it drives another implementation of a consumer group member through
 // groupcheck's trace corpus (traces/scenarios, traces/golden) and compares what it does,
 // step by step, with what the reference member does in the trace — impl/consumer for the
 // classic protocol, impl/kip848client for KIP-848.

@@ -19,7 +19,7 @@ type Report struct {
 	// Inputs is the number of member inputs compared (up to and including a mismatch).
 	Inputs int
 	// Faults are the mutants the trace's config switches on. A trace with a member fault
-	// (BUGS.md) describes a buggy member: a correct implementation diverges there.
+	// (docs/bugs.md) describes a buggy member: a correct implementation diverges there.
 	Faults impl.Faults
 	// Skipped says why the trace was not run ("" when it was): the adapter does not
 	// support the trace's protocol.

@@ -14,7 +14,7 @@ func DiffParts(want, got map[string][]int32) string {
 }
 
 // DiffAssignments compares two assignments (member id → topic → partitions) by content. A
-// member missing from one side counts as assigned nothing, as in SyncGroup (KAFKA.md §1.5).
+// member missing from one side counts as assigned nothing, as in SyncGroup (docs/protocol.md §1.5).
 func DiffAssignments(want, got map[string]map[string][]int32) string {
 	return cmp.Diff(normAssignments(want, got), normAssignments(got, want))
 }

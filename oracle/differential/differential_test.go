@@ -86,7 +86,7 @@ func TestParseError(t *testing.T) {
 	}
 }
 
-// Source: KAFKA.md §2.2 (which subscription version carries which field).
+// Source: docs/protocol.md §2.2 (which subscription version carries which field).
 func TestMemberSubscription(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -186,8 +186,8 @@ func TestResponsesRoundTrip(t *testing.T) {
 }
 
 // A third member joins a converged cooperative group. Source: traces/scenarios/
-// cooperative-join-kafka.trace and KAFKA.md §2.5: Kafka's cooperative-sticky withholds the
-// partition that moves (nobody gets it this round); the seed's plan withholds it too and
+// cooperative-join-kafka.trace and docs/protocol.md §2.5: Kafka's cooperative-sticky withholds the
+// partition that moves (nobody gets it this round); the KIP variant's plan withholds it too and
 // sets NEEDS_REJOIN (KIP-429 §2.6).
 func TestLeadCooperativeJoin(t *testing.T) {
 	res, err := Lead(Round{
@@ -213,7 +213,7 @@ func TestLeadCooperativeJoin(t *testing.T) {
 		t.Errorf("c must get nothing in the first round (withheld):\n%s", d)
 	}
 	if res.Plan == nil || !res.Plan.NeedsRejoin {
-		t.Fatalf("the seed's plan must withhold and set NEEDS_REJOIN: %+v", res.Plan)
+		t.Fatalf("the KIP variant's plan must withhold and set NEEDS_REJOIN: %+v", res.Plan)
 	}
 	if d := DiffParts(moved, res.Plan.Withheld); d != "" {
 		t.Errorf("plan withholds something else than what Kafka revokes (-kafka +plan):\n%s", d)
@@ -229,7 +229,7 @@ func TestLeadEagerHasNoPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Range: the first member in id order gets the extra partition (KAFKA.md §2.4).
+	// Range: the first member in id order gets the extra partition (docs/protocol.md §2.4).
 	want := map[string]map[string][]int32{"a": {"t": {0, 1}}, "b": {"t": {2}}}
 	if d := DiffAssignments(want, res.Assignments); d != "" || res.Plan != nil {
 		t.Fatalf("range (-want +got):\n%s plan %v", d, res.Plan)
@@ -253,7 +253,7 @@ func TestLeadErrors(t *testing.T) {
 	}
 }
 
-// Source: KAFKA.md §3.4 (CurrentAssignmentBuilder): revoke at the old epoch, then move to
+// Source: docs/protocol.md §3.4 (CurrentAssignmentBuilder): revoke at the old epoch, then move to
 // the target epoch once the revocation is acknowledged; a partition another member holds
 // is unreleased.
 func TestReconcile(t *testing.T) {
@@ -308,7 +308,7 @@ func TestReconcileErrors(t *testing.T) {
 	}
 }
 
-// Source: KAFKA.md §3.3 step 5 (range: contiguous ranges in member id order; uniform: sticky
+// Source: docs/protocol.md §3.3 step 5 (range: contiguous ranges in member id order; uniform: sticky
 // to the previous target).
 func TestServerAssign(t *testing.T) {
 	ms := []ServerMember{{ID: "b", Topics: []string{"t"}}, {ID: "a", Topics: []string{"t"}}}
@@ -367,9 +367,9 @@ func TestDiffsNormalize(t *testing.T) {
 	}
 }
 
-// A client's own cooperative assignor output checked with the seed's plan and Kafka's
+// A client's own cooperative assignor output checked with the KIP variant's plan and Kafka's
 // validation. Source: KIP-429 §2.6 (a partition moving between members is withheld);
-// KAFKA.md §2.4 step 4 (an assignment that moves a partition in one round is invalid).
+// docs/protocol.md §2.4 step 4 (an assignment that moves a partition in one round is invalid).
 func TestPlanForAndValidateCooperative(t *testing.T) {
 	members := []Member{
 		{ID: "a", Version: 2, Topics: []string{"t"}, Owned: map[string][]int32{"t": {0, 1}}, Generation: 1},

@@ -1,6 +1,6 @@
 // Package differential lets another implementation's tests call groupcheck's reference
 // functions on their own data and compare: the cheapest of the oracle's three uses
-// (DESIGN.md "The oracle"). A client author converts what their callbacks, assignor and
+// (docs/protocol.md §6.7). A client author converts what their callbacks, assignor and
 // responses hold — partition maps as kgo and sarama give them (map[string][]int32), decoded
 // subscriptions, JoinGroup / SyncGroup / ConsumerGroupHeartbeat responses — into the
 // reference vocabulary (package impl), asks the reference what it would do, and diffs.
@@ -16,10 +16,10 @@
 //		t.Errorf("cooperative-sticky differs from the reference (-reference +mine):\n%s", d)
 //	}
 //
-//	next, err := differential.Reconcile(differential.ReconcileInput{...}) // KIP-848 §3.4
+//	next, err := differential.Reconcile(differential.ReconcileInput{...}) // docs/protocol.md §3.4
 //
-// Entry points: Lead (the classic leader as Apache Kafka ships it, with the seed's KIP-429
-// plan beside it), PlanFor and ValidateCooperative (the seed's plan and Kafka's cooperative
+// Entry points: Lead (the classic leader as Apache Kafka ships it, with KIP-429
+// plan beside it), PlanFor and ValidateCooperative (the KIP variant's plan and Kafka's cooperative
 // check over the client's own assignor output), Reconcile (KIP-848's
 // CurrentAssignmentBuilder), ServerAssign (the KIP-848 uniform and range server assignors).
 // Conversions: ToSet / FromSet for partition maps, MemberAssignments /

@@ -8,7 +8,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl/kip848"
 )
 
-// The KIP-848 member states as Kafka names them (KAFKA.md §3.4).
+// The KIP-848 member states as Kafka names them (docs/protocol.md §3.4).
 const (
 	StateStable               = "STABLE"
 	StateUnrevokedPartitions  = "UNREVOKED_PARTITIONS"
@@ -16,9 +16,9 @@ const (
 )
 
 // ReconcileInput is one KIP-848 reconciliation step of a member as the coordinator sees it
-// (CurrentAssignmentBuilder's inputs, KAFKA.md §3.4), in the client's shape.
+// (CurrentAssignmentBuilder's inputs, docs/protocol.md §3.4), in the client's shape.
 type ReconcileInput struct {
-	// Variant: impl.Kafka (as shipped, the default) or impl.KIP (seed 001's draft).
+	// Variant: impl.Kafka (as shipped, the default) or impl.KIP (docs/protocol.md §8's draft).
 	Variant impl.Variant
 	// State is the member's state: StateStable ("" means stable), StateUnrevokedPartitions
 	// or StateUnreleasedPartitions.
@@ -125,7 +125,7 @@ type ServerMember struct {
 	Topics []string
 }
 
-// ServerAssign runs a reference KIP-848 server assignor ("uniform" or "range", KAFKA.md
+// ServerAssign runs a reference KIP-848 server assignor ("uniform" or "range", docs/protocol.md
 // §3.3 step 5) and returns the target, member id → topic → partitions. previous is the
 // previous target (for the uniform assignor's stickiness); nil for none.
 func ServerAssign(assignor string, cluster map[string]int32, members []ServerMember, previous map[string]map[string][]int32) (map[string]map[string][]int32, error) {

@@ -26,14 +26,14 @@ type LeaderResult struct {
 	// Failed says why the leader threw instead of assigning; "" when it assigned.
 	Failed string
 	// Revoke and Add are, per member, owned − assigned and assigned − owned: what a
-	// cooperative member revokes, and what it is newly given (KAFKA.md §2.6).
+	// cooperative member revokes, and what it is newly given (docs/protocol.md §2.6).
 	Revoke, Add map[string]map[string][]int32
-	// Plan is the seed's KIP-429 §2 plan over the assignor's raw output (cooperative
+	// Plan is KIP-429 §2 plan over the assignor's raw output (cooperative
 	// assignors only; nil otherwise).
 	Plan *Plan
 }
 
-// Plan is the seed's cooperative leader plan (KIP-429 §2.1–§2.6, leader.Plan).
+// Plan is the KIP variant's cooperative leader plan (KIP-429 §2.1–§2.6, leader.Plan).
 type Plan struct {
 	Owned           map[string][]int32 // §2.1: the union of the members' claims
 	Assigned        map[string][]int32 // §2.2: the union of the assignor's output
@@ -41,16 +41,16 @@ type Plan struct {
 	ReadyToMigrate  map[string][]int32 // §2.3.2: assigned − owned
 	UnknownButOwned map[string][]int32 // §2.3.3: owned − assigned
 	Withheld        map[string][]int32 // §2.6: kept from their new owner this round
-	// Final is what the seed's leader sends, per member.
+	// Final is what the KIP variant's leader sends, per member.
 	Final map[string]map[string][]int32
-	// NeedsRejoin: the seed's NEEDS_REJOIN is set in every member's assignment (§2.6).
+	// NeedsRejoin: KIP-429's NEEDS_REJOIN is set in every member's assignment (§2.6).
 	NeedsRejoin bool
 }
 
 // Lead runs the reference leader on a round. An unknown assignor, a duplicate member or
 // bad partition data is an error; a leader that throws (the cooperative validation of
-// KAFKA.md §2.4 step 4) is LeaderResult.Failed, because Kafka's leader does that too.
-// Reference: KAFKA.md §2.4–2.5; KIP-429 §2.
+// docs/protocol.md §2.4 step 4) is LeaderResult.Failed, because Kafka's leader does that too.
+// Reference: docs/protocol.md §2.4–2.5; KIP-429 §2.
 func Lead(r Round) (LeaderResult, error) {
 	if _, ok := leader.Lookup(r.Assignor); !ok {
 		return LeaderResult{}, fmt.Errorf("round: unknown assignor %q (want one of %s)", r.Assignor, strings.Join(leader.Names(), ", "))
@@ -125,9 +125,9 @@ func FromMemberAssignments(as []impl.MemberAssignment) map[string]map[string][]i
 	return assignmentMap(as)
 }
 
-// PlanFor runs the seed's KIP-429 plan (leader.Plan) over the members and an assignment of
+// PlanFor runs KIP-429 plan (leader.Plan) over the members and an assignment of
 // the client's own assignor: what is maybe-revoking, ready to migrate, unknown but owned,
-// withheld, and what the seed's leader would send. An assignment for a member not in the
+// withheld, and what the KIP variant's leader would send. An assignment for a member not in the
 // list is an error.
 func PlanFor(members []Member, assigned map[string]map[string][]int32) (Plan, error) {
 	ms, as, err := leaderData(members, assigned)
@@ -143,7 +143,7 @@ func PlanFor(members []Member, assigned map[string]map[string][]int32) (Plan, er
 	}, nil
 }
 
-// ValidateCooperative is Kafka's leader check of a cooperative assignment (KAFKA.md §2.4
+// ValidateCooperative is Kafka's leader check of a cooperative assignment (docs/protocol.md §2.4
 // step 4): the partitions revoked from one member and given to another in the same round.
 // Empty means the assignment is valid for the cooperative protocol.
 func ValidateCooperative(members []Member, assigned map[string]map[string][]int32) (map[string][]int32, error) {

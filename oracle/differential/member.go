@@ -7,7 +7,7 @@ import (
 )
 
 // Member is one group member as a classic leader sees it: its id and its decoded
-// ConsumerProtocolSubscription (KAFKA.md §2.2), in the client's shape.
+// ConsumerProtocolSubscription (docs/protocol.md §2.2), in the client's shape.
 type Member struct {
 	ID         string
 	InstanceID string // group.instance.id; "" for a dynamic member

@@ -6,7 +6,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// JoinGroupResponse is a JoinGroup response in the client's shape (KAFKA.md §1.1). Members is
+// JoinGroupResponse is a JoinGroup response in the client's shape (docs/protocol.md §1.1). Members is
 // set only in the leader's response.
 type JoinGroupResponse struct {
 	Error          string // Kafka's error name; "" or "NONE" for success
@@ -50,7 +50,7 @@ func FromJoinGroupResponse(r impl.JoinGroupResponse) JoinGroupResponse {
 }
 
 // SyncGroupResponse is a SyncGroup response in the client's shape: the member's decoded
-// assignment (KAFKA.md §1.5, §2.2).
+// assignment (docs/protocol.md §1.5, §2.2).
 type SyncGroupResponse struct {
 	Error      string
 	Protocol   string
@@ -70,14 +70,14 @@ func (r SyncGroupResponse) Impl() (impl.SyncGroupResponse, error) {
 	return impl.SyncGroupResponse{Error: code, ProtocolName: r.Protocol, Assignment: impl.Assignment{Partitions: a}}, nil
 }
 
-// FromSyncGroupResponse is the client's shape of a reference SyncGroup response. The seed's
+// FromSyncGroupResponse is the client's shape of a reference SyncGroup response. KIP-429's
 // per-member NEEDS_REJOIN (never shipped) has no place in Kafka's response and is dropped.
 func FromSyncGroupResponse(r impl.SyncGroupResponse) SyncGroupResponse {
 	return SyncGroupResponse{Error: ErrorName(r.Error), Protocol: r.ProtocolName, Assignment: FromSet(r.Assignment.Partitions)}
 }
 
 // HeartbeatResponse is a KIP-848 ConsumerGroupHeartbeat response in the client's shape
-// (KAFKA.md §3.1). A nil Assignment means the response carried none (unchanged); a non-nil
+// (docs/protocol.md §3.1). A nil Assignment means the response carried none (unchanged); a non-nil
 // one, even empty, is the member's whole assignment.
 type HeartbeatResponse struct {
 	Error       string

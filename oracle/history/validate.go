@@ -13,7 +13,7 @@ var ops = map[string]bool{JoinGroup: true, SyncGroup: true, Heartbeat: true, Lea
 	OffsetCommit: true, ConsumerGroupHeartbeat: true}
 
 // MinGen is the lowest generation or epoch a history can hold: -2, a static KIP-848 member's
-// leave (KAFKA.md §3.1; -1 is a leave or "no generation", 0 a KIP-848 join).
+// leave (docs/protocol.md §3.1; -1 is a leave or "no generation", 0 a KIP-848 join).
 const MinGen = -2
 
 // validator carries what the per-event checks need from earlier events: live state only (the

@@ -11,7 +11,7 @@ import (
 )
 
 // phases is a set of the states the classic group can be in at the generation the
-// knowledge is about (coordinator.State, KAFKA.md §1.3), as a bit mask.
+// knowledge is about (coordinator.State, docs/protocol.md §1.3), as a bit mask.
 type phases uint8
 
 const (
@@ -180,7 +180,7 @@ func (s *step) one(ok bool) []*classic {
 
 // join: a JoinGroup answer is given at the completion of a join phase (the generation is
 // new) or, for a member whose metadata did not change, at once in CompletingRebalance or
-// Stable (the current generation). Reference: KAFKA.md §1.3–1.4.
+// Stable (the current generation). Reference: docs/protocol.md §1.3–1.4.
 func (s *step) join() bool {
 	o := s.o
 	switch o.err {
@@ -256,7 +256,7 @@ func (s *step) join() bool {
 
 // sync: a successful SyncGroup is answered by the leader's SyncGroup that completes the
 // round (CompletingRebalance → Stable, every member gets the leader's assignment, members it
-// left out get nothing) or, in Stable, with the stored assignment. Reference: KAFKA.md §1.5.
+// left out get nothing) or, in Stable, with the stored assignment. Reference: docs/protocol.md §1.5.
 func (s *step) sync() []*classic {
 	o := s.o
 	switch o.err {
@@ -351,7 +351,7 @@ func (c *classic) expected(a map[string]impl.PartitionSet, m string) (impl.Parti
 func (c *classic) leaderMayBe(m string) bool { return c.static || c.leader == "" || c.leader == m }
 
 // heartbeat: NONE in CompletingRebalance (KAFKA-10134) and Stable, REBALANCE_IN_PROGRESS in
-// PreparingRebalance, ILLEGAL_GENERATION for another generation. Reference: KAFKA.md §1.6.
+// PreparingRebalance, ILLEGAL_GENERATION for another generation. Reference: docs/protocol.md §1.6.
 func (s *step) heartbeat() bool {
 	o := s.o
 	switch o.err {
@@ -369,7 +369,7 @@ func (s *step) heartbeat() bool {
 
 // commit: accepted from a current member at the current generation in Stable and
 // PreparingRebalance, REBALANCE_IN_PROGRESS in CompletingRebalance; a commit without
-// identity (generation < 0, no member) only concerns an empty group. Reference: KAFKA.md §1.8.
+// identity (generation < 0, no member) only concerns an empty group. Reference: docs/protocol.md §1.8.
 func (s *step) commit() bool {
 	o := s.o
 	if o.gen < 0 && o.member == "" {
@@ -389,7 +389,7 @@ func (s *step) commit() bool {
 }
 
 // leave: a member that leaves is removed for good and, if it was a member of the
-// generation, the group rebalances. Reference: KAFKA.md §1.7.
+// generation, the group rebalances. Reference: docs/protocol.md §1.7.
 func (s *step) leave() bool {
 	o := s.o
 	switch o.err {

@@ -114,7 +114,7 @@ func (s *step848) set(id string, m member848) {
 	n.members[id] = m
 }
 
-// heartbeat: a ConsumerGroupHeartbeat answer. Reference: KAFKA.md §3.3, §3.6; kip848.Heartbeat.
+// heartbeat: a ConsumerGroupHeartbeat answer. Reference: docs/protocol.md §3.3, §3.6; kip848.Heartbeat.
 func (s *step848) heartbeat() bool {
 	o, n := s.o, s.n
 	m := n.members[o.member]
@@ -197,7 +197,7 @@ func (s *step848) heartbeat() bool {
 // and, since KIP-1251 (apache/kafka#21692; kfake's handleConsumerOffsetCommit), at an older one
 // at or after the epoch the partitions were assigned at, which the model does not track: so
 // an accepted commit needs an epoch no higher than the member's, and STALE_MEMBER_EPOCH is
-// never the answer at the current epoch. Reference: KAFKA.md §3.1; kip848.OffsetCommit.
+// never the answer at the current epoch. Reference: docs/protocol.md §3.1; kip848.OffsetCommit.
 func (s *step848) commit() bool {
 	o, n := s.o, s.n
 	if !o.answered || o.gen < 0 && o.member == "" {

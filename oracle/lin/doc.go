@@ -24,10 +24,10 @@
 // states that contains every state consistent with the responses placed before it and is
 // closed under every transition the history cannot see. A response outside that set is
 // impossible for the reference; the knowledge never excludes a reachable state, so there are
-// no false positives for a coordinator that follows KAFKA.md (measured on histories the
+// no false positives for a coordinator that follows docs/protocol.md (measured on histories the
 // reference itself produced, see gen_test.go).
 //
-// Classic protocol (KAFKA.md §1.3–1.9; the rules of coordinator.JoinGroup, SyncGroup,
+// Classic protocol (docs/protocol.md §1.3–1.9; the rules of coordinator.JoinGroup, SyncGroup,
 // Heartbeat, OffsetCommit and LeaveGroup):
 //   - Generations only rise: no JoinGroup is answered with a generation below one already
 //     answered, and no request for a generation that is over succeeds.
@@ -49,7 +49,7 @@
 //     not come back. Member ids handed out (MEMBER_ID_REQUIRED, or a join without id) are
 //     fresh.
 //
-// KIP-848 (KAFKA.md §3.1–3.6; kip848.Heartbeat and OffsetCommit):
+// KIP-848 (docs/protocol.md §3.1–3.6; kip848.Heartbeat and OffsetCommit):
 //   - A heartbeat at epoch e > 0 is answered with an epoch ≥ e, and a member's epoch never
 //     goes down, across rejoins too.
 //   - No partition is in two members' assignments at once: when a response gives a member a

@@ -11,7 +11,7 @@ import (
 // A test records its clients' coordinator requests with a history.Recorder (here on a fake
 // clock) and checks them. The coordinator under test answered a heartbeat of generation 1
 // with NONE after it had already answered REBALANCE_IN_PROGRESS at generation 1: once a
-// generation is rebalancing it never becomes stable again (KAFKA.md §1.3).
+// generation is rebalancing it never becomes stable again (docs/protocol.md §1.3).
 func ExampleCheck() {
 	var now int64
 	rec := history.NewRecorderClock(func() int64 { now += 10; return now })

@@ -413,7 +413,7 @@ commits on
 }
 
 // TestModelHistoriesAreLinearizable: zero false positives on histories the reference itself
-// produced. Source: DESIGN.md "The oracle"; issue 7 item 1.
+// produced. Source: docs/protocol.md §6.7; issue 7 item 1.
 func TestModelHistoriesAreLinearizable(t *testing.T) {
 	seeds, steps := 40, 300
 	if testing.Short() {

@@ -10,7 +10,7 @@ import (
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
-// Classic histories. Each case cites the KAFKA.md section of the rule that decides it.
+// Classic histories. Each case cites the docs/protocol.md section of the rule that decides it.
 func TestClassic(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -127,7 +127,7 @@ func TestClassic(t *testing.T) {
 	}
 }
 
-// KIP-848 histories. Sources: KAFKA.md §3.1 (commits), §3.3–3.4 (epochs, reconciliation).
+// KIP-848 histories. Sources: docs/protocol.md §3.1 (commits), §3.3–3.4 (epochs, reconciliation).
 func TestConsumer(t *testing.T) {
 	cgh := history.ConsumerGroupHeartbeat
 	base := func() *builder {

@@ -60,7 +60,7 @@ func unanswered(ps [][2]*history.Event, m string, t int64) bool {
 }
 
 var mutations = []mutation{
-	// Two SyncGroup answers to one member at one generation that differ (KAFKA.md §1.5).
+	// Two SyncGroup answers to one member at one generation that differ (docs/protocol.md §1.5).
 	{"sync answered twice, differently", func(h history.History) ([]history.Event, bool) {
 		for _, p := range pairs(h) {
 			if p[0].Op == history.SyncGroup && p[1] != nil && p[1].OK() {
@@ -74,7 +74,7 @@ var mutations = []mutation{
 		}
 		return nil, false
 	}},
-	// A member told UNKNOWN_MEMBER_ID after it had joined is answered again (KAFKA.md §1.7, §1.9).
+	// A member told UNKNOWN_MEMBER_ID after it had joined is answered again (docs/protocol.md §1.7, §1.9).
 	{"removed classic member answered", func(h history.History) ([]history.Event, bool) {
 		joinedAt := map[string]int32{}
 		for _, p := range pairs(h) {
@@ -91,7 +91,7 @@ var mutations = []mutation{
 		}
 		return nil, false
 	}},
-	// A JoinGroup answered with a generation below the highest already answered (KAFKA.md §1.3).
+	// A JoinGroup answered with a generation below the highest already answered (docs/protocol.md §1.3).
 	{"generation goes back", func(h history.History) ([]history.Event, bool) {
 		var top *history.Event
 		for _, p := range pairs(h) {
@@ -106,7 +106,7 @@ var mutations = []mutation{
 			history.Event{Member: "zz-1", Gen: top.Gen - 1, Leader: top.Leader}), true
 	}},
 	// A new member given a partition another member holds, which then heartbeats on at its
-	// epoch as if it still held it (KAFKA.md §3.2).
+	// epoch as if it still held it (docs/protocol.md §3.2).
 	{"KIP-848 partition given twice", func(h history.History) ([]history.Event, bool) {
 		ps := pairs(h)
 		for _, p := range ps {
@@ -129,7 +129,7 @@ var mutations = []mutation{
 		}
 		return nil, false
 	}},
-	// A commit accepted at an epoch that is not the member's (KAFKA.md §3.1).
+	// A commit accepted at an epoch that is not the member's (docs/protocol.md §3.1).
 	{"KIP-848 commit at another epoch accepted", func(h history.History) ([]history.Event, bool) {
 		ps := pairs(h)
 		for _, p := range ps {
@@ -180,7 +180,7 @@ func mutate(h history.History, add []history.Event) history.History {
 
 // TestMutatedHistoriesAreCaught: the check bites on real histories of the reference made
 // impossible by one change. Every mutation here is impossible for any coordinator that
-// follows KAFKA.md, so each must be caught wherever it applies.
+// follows docs/protocol.md, so each must be caught wherever it applies.
 func TestMutatedHistoriesAreCaught(t *testing.T) {
 	seeds := 12
 	if testing.Short() {
