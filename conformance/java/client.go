@@ -82,7 +82,7 @@ func start(opt options) func(n *h.Node) (h.Client, error) {
 		if err != nil {
 			return nil, err
 		}
-		return launch(b, n, n.Name, n.Log(), n.Topics(), properties(n.Addrs(), h.Group, n.Name, n.Proto(), n.Timing(), opt), opt)
+		return launch(b, n, n.Name, n.Log(), n.Topics(), properties(n.Addrs(), n.Group(), n.Name, n.Proto(), n.Timing(), opt), opt)
 	}
 }
 

@@ -23,8 +23,8 @@ import (
 // protocol (uniform; dynamic and static members), two members join a fresh group on a fresh
 // topic written to every 200 ms and must end up owning every partition once between them, then a
 // third joins, the first leaves, and the rest close. Their callbacks, commits and generations
-// make a history the oracle checks; without the wire tap (the harness's scenarios, which
-// have it, reach kfake only until the harness takes a broker's address).
+// make a history the oracle checks. The harness's scenarios (TestConformance) run against the
+// same broker with the wire tap; this test adds the static member's temporary leave.
 func TestRealKafka(t *testing.T) {
 	addr := os.Getenv("KAFKA_BOOTSTRAP")
 	if addr == "" {
