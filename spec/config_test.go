@@ -36,9 +36,13 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 		name, text, want string
 	}{
 		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour" (directives: name, protocol, consumer, coordinator, assignor, topic, member, budget, fault, member-ids, commits, group-max-size)`},
+		{"misspelled directive", base + "budgett crashes=1\n", `:7: unknown directive "budgett"; did you mean "budget"?`},
+		{"misspelled budget key", base + "budget crashs=1\n", `budget: unknown key "crashs"; did you mean "crashes"?`},
+		{"misspelled member key", base + "member b instanse=x\n", `member b: unknown key "instanse"; did you mean "instance"?`},
+		{"misspelled protocol", strings.Replace(base, "protocol eager", "protocol cooprative", 1), `did you mean "cooperative"?`},
 		{"repeated directive", base + "protocol eager\n", `:7: directive "protocol" repeated`},
 		{"missing directive", "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 2\n", `missing required directive "member"`},
-		{"bad protocol", strings.Replace(base, "protocol eager", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager`},
+		{"bad protocol", strings.Replace(base, "protocol eager", "protocol lazy", 1), `protocol: "lazy" is not one of consumer, cooperative, eager`},
 		{"bad assignor", strings.Replace(base, "assignor range", "assignor magic", 1), `assignor: "magic" is not one of`},
 		{"cooperative range", strings.Replace(base, "protocol eager", "protocol cooperative", 1), `assignor: "range" does not support the cooperative protocol`},
 		{"unknown topic", base + "member b topics=u\n", `member b: topic "u" is not a configured topic`},
@@ -87,7 +91,7 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		{"pauses out of range", classic + "budget pauses=-1\n", "budget pauses: -1 outside 0..8"},
 		{"failovers out of range", classic + "budget failovers=9\n", "budget failovers: 9 outside 0..8"},
 		{"rebalance-timeouts under classic", classic + "budget rebalance-timeouts=1\n", "budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer"},
-		{"bad protocol", strings.Replace(base, "protocol consumer", "protocol lazy", 1), `protocol: "lazy" is not one of cooperative, eager, consumer`},
+		{"bad protocol", strings.Replace(base, "protocol consumer", "protocol lazy", 1), `protocol: "lazy" is not one of consumer, cooperative, eager`},
 		{"classic commit client", base + "commits librdkafka\n", "commits librdkafka: a classic client's commit handling"},
 		{"fatal reaction under protocol consumer", base + "on-fatal poll-again\n", "on-fatal poll-again: the reaction of a classic client"},
 		{"followups under protocol consumer", base + "budget followups=1\n", "budget followups: a follow-up is asked for by a client-side assignor"},

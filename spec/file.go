@@ -3,6 +3,7 @@ package spec
 import (
 	"bufio"
 	"fmt"
+	"github.com/groupcheck/groupcheck/internal/spell"
 	"io"
 	"slices"
 	"strconv"
@@ -193,12 +194,15 @@ func (p *parser) directive(f []string) error {
 		return one(d, args, func(v string) error { p.cfg.Name = v; return nil })
 	case "protocol":
 		return one(d, args, func(v string) error {
-			if v == "consumer" {
-				p.cfg.Protocol, p.cfg.ConsumerProtocol = impl.Eager, true
-				return nil
+			// consumer is KIP-848's protocol: eager in the classic half, which it leaves unused.
+			var consumer bool
+			err := choose(d, v, &consumer, map[string]bool{"eager": false, "cooperative": false, "consumer": true})
+			if err != nil {
+				return err
 			}
-			if err := choose(d, v, &p.cfg.Protocol, map[string]impl.RebalanceProtocol{"eager": impl.Eager, "cooperative": impl.Cooperative}); err != nil {
-				return fmt.Errorf("%w, consumer", err)
+			p.cfg.Protocol, p.cfg.ConsumerProtocol = impl.Eager, consumer
+			if v == "cooperative" {
+				p.cfg.Protocol = impl.Cooperative
 			}
 			return nil
 		})
@@ -258,7 +262,7 @@ func (p *parser) directive(f []string) error {
 			return choose(d, v, &p.cfg.Commits, map[string]bool{"on": true, "off": false, "java": true, "librdkafka": true, "franz-go": true})
 		})
 	}
-	return fmt.Errorf("unknown directive %q (directives: %s)", d, strings.Join(directives, ", "))
+	return fmt.Errorf("unknown directive %q%s (directives: %s)", d, spell.Hint(d, directives), strings.Join(directives, ", "))
 }
 
 func one(d string, args []string, set func(string) error) error {
@@ -276,7 +280,7 @@ func choose[T any](d, v string, dst *T, options map[string]T) error {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		return fmt.Errorf("%s: %q is not one of %s", d, v, strings.Join(keys, ", "))
+		return fmt.Errorf("%s: %q is not one of %s%s", d, v, strings.Join(keys, ", "), spell.Hint(v, keys))
 	}
 	*dst = o
 	return nil
@@ -334,7 +338,7 @@ func (m *MemberConfig) set(k, v string, hasValue bool) error {
 		return nil
 	}
 	if !hasValue {
-		return fmt.Errorf("unknown flag %q (flags: static, absent)", k)
+		return fmt.Errorf("unknown flag %q%s (flags: static, absent)", k, spell.Hint(k, []string{"static", "absent"}))
 	}
 	if k == "alt-topics" && v == "-" {
 		m.Unsubscribes = true
@@ -376,7 +380,8 @@ func (m *MemberConfig) set(k, v string, hasValue bool) error {
 			m.JoinVersion = int16(n)
 		}
 	default:
-		return fmt.Errorf("unknown key %q (keys: topics, alt-topics, instance, version, join-version, assignors, protocol)", k)
+		keys := []string{"topics", "alt-topics", "instance", "version", "join-version", "assignors", "protocol"}
+		return fmt.Errorf("unknown key %q%s (keys: %s)", k, spell.Hint(k, keys), strings.Join(keys, ", "))
 	}
 	return nil
 }
@@ -416,5 +421,5 @@ func (b *Budget) set(k string, n int) error {
 		}
 		names = append(names, f.name)
 	}
-	return fmt.Errorf("budget: unknown key %q (keys: %s)", k, strings.Join(names, ", "))
+	return fmt.Errorf("budget: unknown key %q%s (keys: %s)", k, spell.Hint(k, names), strings.Join(names, ", "))
 }

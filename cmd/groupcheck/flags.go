@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/groupcheck/groupcheck/internal/spell"
 	"io"
 	"strings"
 )
@@ -70,35 +71,5 @@ func flagMessage(fs *flag.FlagSet, err error) string {
 	return strings.Replace(msg, "needs an argument: -", "needs an argument: --", 1)
 }
 
-// nearest is the candidate closest to s in edit distance, or "" when none is close enough to
-// be a misspelling of it (more than half of s would change).
-func nearest(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+1
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// nearest is spell.Nearest: the candidate a misspelled name was probably meant to be.
+func nearest(s string, candidates []string) string { return spell.Nearest(s, candidates) }

@@ -36,14 +36,16 @@ func TestPropertiesPrintsCatalogueByOrigin(t *testing.T) {
 	promises := strings.Index(out, "Protocol promises:")
 	conformance := strings.Index(out, "Conformance to an implementation:")
 	guards := strings.Index(out, "Vacuity guards:")
-	if promises != 0 || conformance < promises || guards < conformance {
-		t.Errorf("groups at %d, %d, %d: want promises first, then conformance, then guards:\n%s", promises, conformance, guards, out)
+	history := strings.Index(out, "check-history:")
+	if promises != 0 || conformance < promises || guards < conformance || history < guards {
+		t.Errorf("groups at %d, %d, %d, %d: want promises first, then conformance, guards, check-history:\n%s", promises, conformance, guards, history, out)
 	}
 	for _, want := range []string{
 		"  exclusive-ownership                always     promise\n",
 		"  join-answer                        always     conformance: the Apache Kafka broker's group coordinator\n",
 		"  converged-reachable                sometimes  vacuity guard\n",
 		"  converges                          eventually promise\n",
+		"  claims-truthful                    history    promise\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("catalogue lacks %q", want)
