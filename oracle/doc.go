@@ -56,8 +56,9 @@
 // observed (never while it is still cut off). While not current, a node is
 //
 //   - doubtful until it has learned (a fencing answer, or its onPartitionsLost began) and for
-//     its reaction after that: until its lost or revoke returns, or it begins an assign or a
-//     membership request, whichever is first. An overlap in which the earlier owner is
+//     its reaction after that: until every revoke or lost it has running has returned, or it
+//     begins an assign, or a membership request while no revoke or lost runs, whichever is
+//     first (a client's other threads may go on while the application releases). An overlap in which the earlier owner is
 //     doubtful is a zombie. The reaction is part of it because a client cannot release before it is told, and the
 //     lost callback is how it releases (kgo's KIP-848 zombie, docs/clients.md §2);
 //   - stale after that reaction: it knew and went on still owning. An overlap with a stale

@@ -53,6 +53,7 @@ type node struct {
 	assigned map[part]int64         // seq of the latest assign that named each partition
 	held     map[part]history.Event // what its callbacks hold, by call order: the assign that named each
 	commits  int                    // its client commits under way (a wire OffsetCommit inside one is that commit)
+	releases int                    // its revoke and lost callbacks under way: while one runs, it is giving partitions up
 	ep       *episode
 	fence    *history.Event           // the coordinator fenced it (Fenced) or it left; not admitted since
 	released map[part]history.Event   // where it last gave each partition up
@@ -119,6 +120,26 @@ func (n *node) learn(e history.Event) {
 func (n *node) moveOn(e history.Event) {
 	if n.ep != nil && n.ep.learned != nil && n.ep.movedOn == nil {
 		n.ep.movedOn = &e
+	}
+}
+
+// releaseReturned is one of the member's revoke or lost callbacks returning. An end whose
+// begin the history lacks (a recorder that started mid-callback) leaves the count at zero.
+func (n *node) releaseReturned() {
+	if n.releases > 0 {
+		n.releases--
+	}
+}
+
+// moveOnUnlessReleasing is moveOn for a step that is not itself taking partitions (a
+// membership request, a callback returning): while one of the member's revoke or lost
+// callbacks still runs, the member is still giving its partitions up, whatever its other
+// threads do meanwhile. librdkafka's background thread sends its next Heartbeat while the
+// application's lost callback runs, and Sarama returns one claim's revoke while another
+// claim's still runs (docs/real-kafka.md, finding 4).
+func (n *node) moveOnUnlessReleasing(e history.Event) {
+	if n.releases == 0 {
+		n.moveOn(e)
 	}
 }
 

@@ -125,6 +125,27 @@ var ownershipCases = []ownershipCase{
 		b.cb("a", history.Lost, parts("t", 0))
 		b.cb("b", history.Assign, parts("t", 1))
 	}, []string{exclV, rbaV}, []string{"a learned at seq 8", "went on at seq 9"}},
+	{"a request sent while the lost callback runs is still the reaction", "docs/real-kafka.md finding 4 (librdkafka)", func(b *hb) {
+		b.req("a", history.Heartbeat, "m-a", 3, "UNKNOWN_MEMBER_ID")
+		lost := b.begin(history.Event{Kind: history.Lost, Node: "a", Parts: parts("t", 0, 1)})
+		b.req("a", history.Heartbeat, "", 3, "UNKNOWN_MEMBER_ID")
+		b.cb("b", history.Assign, parts("t", 0))
+		b.end(lost, history.Event{})
+	}, []string{exclZ, rbaZ}, nil},
+	{"one revoke returning while another runs is still the reaction", "docs/real-kafka.md finding 4 (Sarama)", func(b *hb) {
+		r0 := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 0)})
+		r1 := b.begin(history.Event{Kind: history.Revoke, Node: "a", Parts: parts("t", 1)})
+		b.req("a", history.Heartbeat, "m-a", 3, "UNKNOWN_MEMBER_ID")
+		b.cb("b", history.Assign, parts("t", 1))
+		b.end(r0, history.Event{})
+		b.end(r1, history.Event{})
+	}, []string{exclZ, rbaZ}, nil},
+	{"a request with no release running ends the reaction", "docs/protocol.md §2.1: onPartitionsLost before rejoining", func(b *hb) {
+		b.req("a", history.Heartbeat, "m-a", 3, "UNKNOWN_MEMBER_ID")
+		b.req("a", history.JoinGroup, "", -1, "MEMBER_ID_REQUIRED")
+		b.cb("b", history.Assign, parts("t", 0))
+		b.cb("a", history.Lost, parts("t", 0, 1))
+	}, []string{exclV, rbaV}, []string{"went on at seq 9"}},
 	{"an unfinished answer is no answer", "history.Unfinished", func(b *hb) {
 		b.add(history.Event{Kind: history.Fenced, Node: "a", Member: "m-a"})
 		id := b.begin(history.Event{Kind: history.Request, Node: "a", Op: history.JoinGroup, Member: "m-a"})

@@ -160,17 +160,21 @@ func (s *scan) callback(n *node, e history.Event) {
 		s.acquire(n, qs, e)
 	case e.Kind == history.Revoke && e.Phase == history.Begin:
 		s.bookkeep(n, qs, e)
+		n.releases++
 	case e.Kind == history.Lost && e.Phase == history.Begin:
 		s.bookkeep(n, qs, e)
+		n.releases++
 		n.learn(e)
 		s.lost[e.ID] = lostStart{since: n.sinceGen, gen: n.genEv}
 	case e.Kind == history.Revoke && e.Phase == history.End:
 		s.release(n, s.notReassigned(n, qs, e), e)
-		n.moveOn(e)
+		n.releaseReturned()
+		n.moveOnUnlessReleasing(e)
 	case e.Kind == history.Lost && e.Phase == history.End:
 		s.release(n, s.notReassigned(n, qs, e), e)
 		s.checkLost(n, qs, e)
-		n.moveOn(e)
+		n.releaseReturned()
+		n.moveOnUnlessReleasing(e)
 	}
 }
 
@@ -258,7 +262,7 @@ func (s *scan) request(n *node, e history.Event) {
 	}
 	if e.Phase == history.Begin {
 		if isMembership(e) {
-			n.moveOn(e)
+			n.moveOnUnlessReleasing(e)
 		}
 		s.checkClaim(n, e)
 		return

@@ -147,3 +147,19 @@ func known(t *testing.T, hist history.History, rep oracle.Report, want bool) {
 		}
 	}
 }
+
+// TestLostWhileRejoining replays a real cooperative-sticky delayed-commit run against Kafka
+// 4.4.0: b's held commit stalled its coordinator connection, so Kafka removed b at the
+// rebalance timeout; b learned it (UNKNOWN_MEMBER_ID) when the request was released, as d
+// began its assign. librdkafka then ran b's lost callback, and its background thread sent
+// one more Heartbeat (member ID "") while the callback ran. The 4 ms overlap is the zombie
+// window Kafka allows: b was releasing, not going on owning (docs/real-kafka.md finding 4).
+func TestLostWhileRejoining(t *testing.T) {
+	rep := replay(t, "lost-overlaps-next-owner-delayed-commit-cooperative-sticky.jsonl")
+	if len(rep.Violations) != 0 {
+		t.Errorf("librdkafka did nothing wrong, yet %d violations:\n%s", len(rep.Violations), rep)
+	}
+	if !(h.Verdict{Report: rep}).Has(oracle.ExclusiveOwnership, oracle.ClassZombie, "b and d") {
+		t.Errorf("want the overlap of b and d as a zombie:\n%s", rep)
+	}
+}
