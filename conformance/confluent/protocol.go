@@ -22,8 +22,12 @@ func eager(strategy string) h.Protocol {
 // eager (range, roundrobin), classic cooperative-sticky (KIP-429), and KIP-848's consumer
 // protocol with kfake's "uniform" server assignor.
 var (
-	Range       = eager("range")
-	RoundRobin  = eager("roundrobin")
+	Range      = eager("range")
+	RoundRobin = eager("roundrobin")
+	// Cooperative has no Mixed form (harness.MixedUpgrade): librdkafka refuses a
+	// partition.assignment.strategy list that mixes cooperative and eager assignors
+	// (rdkafka_assignor.c, rd_kafka_assignors_init), so KIP-429's two-bounce upgrade cannot be
+	// configured in it.
 	Cooperative = classic("cooperative-sticky")
 	KIP848      = h.Protocol{Name: "kip848", Proto: history.Consumer, ServerTap: true,
 		Start: start(kafka.ConfigMap{"group.protocol": "consumer", "group.remote.assignor": "uniform"})}

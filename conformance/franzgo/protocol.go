@@ -9,8 +9,12 @@ import (
 // The three protocols the suite runs (issue 7 item 2).
 var (
 	// Cooperative is classic JoinGroup/SyncGroup with KIP-429 incremental rebalancing.
+	// Its Mixed members list the range balancer after cooperative-sticky, as KIP-429's
+	// first rolling bounce leaves them: kgo rebalances eagerly unless every balancer is
+	// cooperative (consumer_group.go, g.cooperative).
 	Cooperative = h.Protocol{Name: "cooperative", Proto: history.Classic,
-		Start: start(kgo.Balancers(kgo.CooperativeStickyBalancer()))}
+		Start: start(kgo.Balancers(kgo.CooperativeStickyBalancer())),
+		Mixed: start(kgo.Balancers(kgo.CooperativeStickyBalancer(), kgo.RangeBalancer()))}
 	// Eager is classic with the range assignor: every member revokes everything before
 	// rejoining.
 	Eager = h.Protocol{Name: "eager", Proto: history.Classic, Start: start(kgo.Balancers(kgo.RangeBalancer()))}

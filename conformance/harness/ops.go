@@ -16,6 +16,19 @@ import (
 // Start starts a consumer named name in the group with the run's protocol, running an
 // application fault (NoFault for a correct one).
 func (h *Harness) Start(name string, fault Fault) (*Node, error) {
+	return h.start(name, fault, h.cfg.Protocol.Start, "")
+}
+
+// StartMixed starts a node with Protocol.Mixed: the protocol's cooperative assignor and an
+// eager one (MixedUpgrade).
+func (h *Harness) StartMixed(name string) (*Node, error) {
+	if h.cfg.Protocol.Mixed == nil {
+		return nil, fmt.Errorf("start %s: protocol %q has no mixed form", name, h.cfg.Protocol.Name)
+	}
+	return h.start(name, NoFault, h.cfg.Protocol.Mixed, " assignors=mixed")
+}
+
+func (h *Harness) start(name string, fault Fault, start func(*Node) (Client, error), note string) (*Node, error) {
 	h.mu.Lock()
 	if _, dup := h.nodes[name]; dup || name == Coordinator {
 		h.mu.Unlock()
@@ -37,11 +50,11 @@ func (h *Harness) Start(name string, fault Fault) (*Node, error) {
 		h.server.register(name, n.net)
 	}
 	h.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: h.cfg.Protocol.Proto,
-		Note: "fault=" + fault.String()})
-	if h.cfg.Protocol.Start == nil {
+		Note: "fault=" + fault.String() + note})
+	if start == nil {
 		return nil, fmt.Errorf("start %s: protocol %q has no driver", name, h.cfg.Protocol.Name)
 	}
-	cl, err := h.cfg.Protocol.Start(n)
+	cl, err := start(n)
 	if err != nil {
 		n.setState(closed)
 		return nil, fmt.Errorf("start %s: %v", name, err)

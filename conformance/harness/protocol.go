@@ -17,6 +17,13 @@ type Protocol struct {
 	// subscribes to n.Topics(), dials through n.Net(), and reports its callbacks, commits and
 	// polls through n's methods. It returns once the client is created, not once it joined.
 	Start func(n *Node) (Client, error)
+	// Mixed, if set, starts a consumer of the same library in the middle of KIP-429's
+	// upgrade: its assignors list the protocol's cooperative one first and an eager one
+	// after it, so the group still chooses the cooperative assignor while this member,
+	// whose assignors are not all cooperative, rebalances eagerly (Java's
+	// ConsumerCoordinator picks the protocol all its assignors support). Scenarios with an
+	// OpStartMixed step are skipped for protocols without it.
+	Mixed func(n *Node) (Client, error)
 	// ServerTap taps and cuts the client's connections on kfake's side (Server), for client
 	// libraries that dial on their own and cannot be given Net.DialContext (librdkafka).
 	ServerTap bool

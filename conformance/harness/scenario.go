@@ -11,6 +11,7 @@ type Op string
 // The steps a scenario is made of.
 const (
 	OpStart         Op = "start"          // start Node (with Fault)
+	OpStartMixed    Op = "start-mixed"    // start Node with Protocol.Mixed's assignors
 	OpLeave         Op = "leave"          // close Node gracefully
 	OpLeaveAll      Op = "leave-all"      // close every running node at once
 	OpCrash         Op = "crash"          // kill Node without leaving
@@ -115,8 +116,38 @@ var (
 		[]Step{{Op: OpLeaveAll}})}
 )
 
+// MixedUpgrade is the second rolling bounce of KIP-429's upgrade to cooperative rebalancing
+// (KIP-429 "Compatibility, Deprecation, and Migration Plan"): members that list the
+// cooperative assignor first and an eager one after it (b, c: eager rebalancing) share the
+// group with upgraded members (a, d: cooperative), while b is bounced into an upgraded d and
+// c crashes. Only protocols with a Mixed start run it.
+var MixedUpgrade = Scenario{Name: "mixed-upgrade", Steps: Steps(Starts("a"), StartsMixed("b", "c"), SettleStep,
+	[]Step{{Op: OpLeave, Node: "b"}}, Starts("d"), SettleStep,
+	[]Step{{Op: OpCrash, Node: "c"}}, SettleStep,
+	StartsMixed("e"), SettleStep,
+	[]Step{{Op: OpLeaveAll}})}
+
 // Scenarios lists the clean scenarios.
-var Scenarios = []Scenario{Churn, Crash, Fence, Cut, TopicCreated, Burst, CrashMidJoin, DelayedCommit}
+var Scenarios = []Scenario{Churn, Crash, Fence, Cut, TopicCreated, Burst, CrashMidJoin, DelayedCommit, MixedUpgrade}
+
+// StartsMixed is a start-mixed step for each node.
+func StartsMixed(nodes ...string) []Step {
+	var s []Step
+	for _, n := range nodes {
+		s = append(s, Step{Op: OpStartMixed, Node: n})
+	}
+	return s
+}
+
+// NeedsMixed reports whether a scenario starts a member with Protocol.Mixed.
+func (sc Scenario) NeedsMixed() bool {
+	for _, s := range sc.Steps {
+		if s.Op == OpStartMixed {
+			return true
+		}
+	}
+	return false
+}
 
 // Run executes the scenario's steps in order, with a jitter pause before each.
 func (h *Harness) Run(ctx context.Context, sc Scenario) error {
@@ -142,6 +173,9 @@ func (h *Harness) Do(ctx context.Context, s Step) error {
 	switch s.Op {
 	case OpStart:
 		_, err := h.Start(s.Node, s.Fault)
+		return err
+	case OpStartMixed:
+		_, err := h.StartMixed(s.Node)
 		return err
 	case OpLeave:
 		return h.Leave(s.Node)

@@ -111,6 +111,9 @@ func Conformance(t *testing.T, protocols []Protocol, scenarios []Scenario, keep 
 					if Bootstrap() != "" && sc.NeedsKfake() {
 						t.Skip(ErrNeedsKfake.Error())
 					}
+					if p.Mixed == nil && sc.NeedsMixed() {
+						t.Skip("the protocol has no mixed eager and cooperative form (Protocol.Mixed)")
+					}
 					key := p.Name + "/" + sc.Name
 					tl := &tally{}
 					tallies[key], order = tl, append(order, key)

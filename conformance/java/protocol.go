@@ -21,6 +21,17 @@ func kip848(name, assignor string, opt options) h.Protocol {
 	return h.Protocol{Name: name, Proto: history.Consumer, ServerTap: true, Start: start(opt)}
 }
 
+// mixed gives a cooperative protocol its Mixed form: the range assignor listed after the
+// cooperative one, as KIP-429's first rolling bounce leaves a consumer. Such a consumer
+// rebalances eagerly (ConsumerCoordinator's constructor takes the protocol every assignor
+// supports), while the group still picks cooperative-sticky (the first of its list that
+// every member supports, ClassicGroup.selectProtocol).
+func mixed(p h.Protocol) h.Protocol {
+	p.Mixed = start(options{settings: []string{"group.protocol=classic",
+		"partition.assignment.strategy=" + cooperativeAssignor + "," + rangeAssignor}})
+	return p
+}
+
 const (
 	rangeAssignor       = "org.apache.kafka.clients.consumer.RangeAssignor"
 	roundRobinAssignor  = "org.apache.kafka.clients.consumer.RoundRobinAssignor"
@@ -33,7 +44,7 @@ const (
 var (
 	Range             = classic("range", rangeAssignor, options{})
 	RoundRobin        = classic("roundrobin", roundRobinAssignor, options{})
-	Cooperative       = classic("cooperative-sticky", cooperativeAssignor, options{})
+	Cooperative       = mixed(classic("cooperative-sticky", cooperativeAssignor, options{}))
 	CooperativeStatic = classic("cooperative-sticky-static", cooperativeAssignor, options{static: true})
 	Uniform           = kip848("kip848-uniform", "uniform", options{})
 	UniformStatic     = kip848("kip848-uniform-static", "uniform", options{static: true})

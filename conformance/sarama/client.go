@@ -55,8 +55,9 @@ type commitOutcome struct {
 	err    string
 }
 
-// start starts a Sarama consumer group member with the given strategy.
-func start(strategy func() ibm.BalanceStrategy) func(n *h.Node) (h.Client, error) {
+// start starts a Sarama consumer group member with the given strategies, in preference
+// order (more than one: Protocol.Mixed).
+func start(strategies ...func() ibm.BalanceStrategy) func(n *h.Node) (h.Client, error) {
 	return func(n *h.Node) (h.Client, error) {
 		tm := n.Timing()
 		cfg := ibm.NewConfig()
@@ -70,7 +71,10 @@ func start(strategy func() ibm.BalanceStrategy) func(n *h.Node) (h.Client, error
 		cfg.Consumer.Group.Rebalance.Timeout = tm.Rebalance
 		cfg.Consumer.Group.Rebalance.Retry.Backoff = 200 * time.Millisecond
 		c := &client{n: n, done: make(chan struct{}), outcome: make(chan commitOutcome, 16), running: map[tp]bool{}}
-		cfg.Consumer.Group.Rebalance.GroupStrategies = []ibm.BalanceStrategy{&watch{BalanceStrategy: strategy(), c: c}}
+		for _, strategy := range strategies {
+			cfg.Consumer.Group.Rebalance.GroupStrategies = append(cfg.Consumer.Group.Rebalance.GroupStrategies,
+				&watch{BalanceStrategy: strategy(), c: c})
+		}
 		cfg.Consumer.Offsets.AutoCommit.Enable = false
 		cfg.Consumer.Offsets.Initial = ibm.OffsetOldest
 		cfg.Consumer.MaxWaitTime = 100 * time.Millisecond

@@ -13,8 +13,12 @@ var (
 	RoundRobin = h.Protocol{Name: "roundrobin", Proto: history.Classic, Timing: h.JoinSafeTiming, Start: start(ibm.NewBalanceStrategyRoundRobin)}
 	Sticky     = h.Protocol{Name: "sticky", Proto: history.Classic, Timing: h.JoinSafeTiming, Start: start(ibm.NewBalanceStrategySticky)}
 	// Cooperative is KIP-429's cooperative-sticky: one session across rebalances, revoking
-	// only what moves.
-	Cooperative = h.Protocol{Name: "cooperative-sticky", Proto: history.Classic, Timing: h.JoinSafeTiming, Start: start(ibm.NewBalanceStrategyCooperativeSticky)}
+	// only what moves. Its Mixed members list range after it and so rebalance eagerly
+	// (rebalance_protocol.go selectRebalanceProtocol: cooperative only if every strategy
+	// supports it).
+	Cooperative = h.Protocol{Name: "cooperative-sticky", Proto: history.Classic, Timing: h.JoinSafeTiming,
+		Start: start(ibm.NewBalanceStrategyCooperativeSticky),
+		Mixed: start(ibm.NewBalanceStrategyCooperativeSticky, ibm.NewBalanceStrategyRange)}
 )
 
 // Protocols lists the four.
