@@ -71,6 +71,7 @@ func start(strategies ...func() ibm.BalanceStrategy) func(n *h.Node) (h.Client, 
 		cfg.Consumer.Group.Rebalance.Timeout = tm.Rebalance
 		cfg.Consumer.Group.Rebalance.Retry.Backoff = 200 * time.Millisecond
 		c := &client{n: n, done: make(chan struct{}), outcome: make(chan commitOutcome, 16), running: map[tp]bool{}}
+		cfg.Consumer.Group.Rebalance.GroupStrategies = nil // NewConfig's default is range
 		for _, strategy := range strategies {
 			cfg.Consumer.Group.Rebalance.GroupStrategies = append(cfg.Consumer.Group.Rebalance.GroupStrategies,
 				&watch{BalanceStrategy: strategy(), c: c})
