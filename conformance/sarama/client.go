@@ -243,6 +243,13 @@ func (c *client) ConsumeClaim(s ibm.ConsumerGroupSession, claim ibm.ConsumerGrou
 	defer tick.Stop()
 loop:
 	for {
+		// A careful application stops as soon as the session ends: a select with the
+		// session's Done beside a ready message or tick picks among them at random, and a
+		// claim that picked the tick once more would commit after its member learned that
+		// it was removed (docs/real-kafka.md, finding 4).
+		if s.Context().Err() != nil {
+			break
+		}
 		select {
 		case m, ok := <-claim.Messages():
 			if !ok {

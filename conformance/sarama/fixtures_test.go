@@ -3,11 +3,13 @@ package sarama
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	h "github.com/groupcheck/groupcheck/conformance/harness"
 	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
 // TestKfakeJoinExpiry replays a real run (cooperative-sticky, crash, with the 1.5 s session
@@ -59,5 +61,40 @@ func TestRevokeFinishingAfterRemoval(t *testing.T) {
 	}
 	if !(h.Verdict{Report: rep}).Has(oracle.ExclusiveOwnership, oracle.ClassZombie, "b and c") {
 		t.Errorf("want the overlap of b and c as a zombie:\n%s", rep)
+	}
+}
+
+// TestClaimLag replays a range delayed-commit run against Kafka 4.4.0 (docs/real-kafka.md,
+// finding 6): b's held commit was refused UNKNOWN_MEMBER_ID, its next heartbeat was too, and
+// its t2-1 claim released at once while its t1-2 claim, inside a commit begun just before
+// the session's context was cancelled, released only after that commit was refused. The
+// oracle rightly reports the overlap as a violation (b knew); knownBug names it, and only it:
+// with a JoinGroup of b inserted before the late release the same overlap is not claimLag.
+func TestClaimLag(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "claim-lag-delayed-commit-range.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hist, err := history.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := oracle.Check(hist, oracle.Options{})
+	if len(rep.Violations) == 0 {
+		t.Fatalf("want the late claim's overlap as a violation:\n%s", rep)
+	}
+	for _, x := range rep.Violations {
+		if what, ok := knownBug(hist, x); !ok || what != claimLag {
+			t.Errorf("%s not classified as the claim lag:\n%s", x.Property, rep)
+		}
+	}
+	x := rep.Violations[0]
+	rejoin := x.Events[len(x.Events)-1]
+	rejoin.Seq--
+	rejoin.Kind, rejoin.Phase, rejoin.Op = history.Request, history.Begin, history.JoinGroup
+	rejoined := append(slices.Clone(hist), rejoin)
+	if what, ok := knownBug(rejoined, x); ok {
+		t.Errorf("a member that rejoins before its late release is not the claim lag, yet %q", what)
 	}
 }

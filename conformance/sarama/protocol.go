@@ -21,5 +21,12 @@ var (
 		Mixed: start(ibm.NewBalanceStrategyCooperativeSticky, ibm.NewBalanceStrategyRange)}
 )
 
-// Protocols lists the four.
-var Protocols = []h.Protocol{Range, RoundRobin, Sticky, Cooperative}
+// Protocols lists the four, each with Sarama's known claim lag (knownBug).
+var Protocols = withKnownBug(Range, RoundRobin, Sticky, Cooperative)
+
+func withKnownBug(ps ...h.Protocol) []h.Protocol {
+	for i := range ps {
+		ps[i].KnownBug = knownBug
+	}
+	return ps
+}
