@@ -18,7 +18,7 @@ func classic(name, strategy string, opt options) h.Protocol {
 // kip848 is group.protocol=consumer (KIP-848) with a server-side assignor.
 func kip848(name, assignor string, opt options) h.Protocol {
 	opt.settings = append([]string{"group.protocol=consumer", "group.remote.assignor=" + assignor}, opt.settings...)
-	return h.Protocol{Name: name, Proto: history.Consumer, ServerTap: true, Start: start(opt)}
+	return h.Protocol{Name: name, Proto: history.Consumer, ServerTap: true, Start: start(opt), Check: CheckReference848}
 }
 
 // mixed gives a cooperative protocol its Mixed form: the range assignor listed after the
