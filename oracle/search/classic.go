@@ -13,12 +13,18 @@ import (
 // request is one recorded classic request, as the reference coordinator receives it.
 type request struct {
 	begin history.Event
+	node  string
+	conn  impl.Conn
 	req   impl.Request
 	// JoinGroup only: the member id the coordinator hands out (from the recorded answer, or
 	// a name of its own when the answer is not recorded) and the request versions the answer
 	// allows (the history does not record the version; it decides KIP-394's two-step join).
 	fresh    impl.MemberID
 	versions []int16
+	// end is the recorded end; code its error code when judged says it carries an answer.
+	end    history.Event
+	code   impl.ErrorCode
+	judged bool
 }
 
 func (r request) op() string { return r.begin.Op }
@@ -64,10 +70,10 @@ func parts(p history.Parts) impl.PartitionSet {
 	return impl.NewPartitionSet(tps...)
 }
 
-// classicRequest builds the reference request for a recorded begin; end is its recorded end
-// when known ahead (a JoinGroup without member id), else the zero Event.
+// classicRequest builds the reference request for a recorded begin and its recorded end.
 func classicRequest(b history.Event, conn impl.Conn, end history.Event) (request, error) {
-	r := request{begin: b}
+	r := request{begin: b, node: b.Node, conn: conn, end: end}
+	r.code, r.judged = judged(end)
 	id, inst, gen := impl.MemberID(b.Member), impl.InstanceID(b.Instance), impl.Generation(b.Gen)
 	switch b.Op {
 	case history.JoinGroup:
@@ -182,7 +188,7 @@ func unrecordedProtocols(g coordinator.Group, id impl.MemberID) []string {
 func handle(c config, i int) []config {
 	o := c.open[i]
 	var out []config
-	add := func(g coordinator.Group, replies []impl.Reply, how string) {
+	add := func(g coordinator.Group, replies []impl.Reply, how move) {
 		n := c
 		n.coord = g
 		o2 := o
@@ -192,9 +198,9 @@ func handle(c config, i int) []config {
 			n = n.without(i) // an orphan's answer is read by nobody
 		}
 		n.via = append(slices.Clip(c.via), how)
-		out = append(out, withLeaders(c, n)...)
+		out = append(out, alive(withLeaders(c, n))...)
 	}
-	what := fmt.Sprintf("handle id=%d (%s %s)", o.id, o.node, o.req.op())
+	what := move{kind: moveHandle, id: o.id, what: o.req.node + " " + o.req.op()}
 	jr, ok := o.req.req.(impl.JoinGroupRequest)
 	if !ok {
 		g, replies := c.coord.Handle(o.req.req, "")
@@ -208,11 +214,9 @@ func handle(c config, i int) []config {
 			g, replies := c.coord.JoinGroup(r, o.req.fresh)
 			how := what
 			if len(o.req.versions) > 1 {
-				how += fmt.Sprintf(" v%d", v)
+				how.version = v
 			}
-			if k == 1 {
-				how += " with a changed subscription"
-			}
+			how.changed = k == 1
 			add(g, replies, how)
 		}
 	}
@@ -225,30 +229,30 @@ func handle(c config, i int) []config {
 // between any two events.
 func timers(c config) []config {
 	var out []config
-	add := func(g coordinator.Group, replies []impl.Reply, how string) {
+	add := func(g coordinator.Group, replies []impl.Reply, how move) {
 		n := c
 		n.coord = g
 		n = n.deliver(replies)
 		n.via = append(slices.Clip(c.via), how)
-		out = append(out, withLeaders(c, n)...)
+		out = append(out, alive(withLeaders(c, n))...)
 	}
 	g := c.coord
 	if g.EnabledJoinPhaseTimeout() {
 		n, r := g.JoinPhaseTimeout()
-		add(n, r, "join phase timeout")
+		add(n, r, move{kind: moveJoinTimeout})
 	}
 	if g.EnabledSyncPhaseTimeout() {
 		n, r := g.SyncPhaseTimeout()
-		add(n, r, "sync phase timeout")
+		add(n, r, move{kind: moveSyncTimeout})
 	}
 	for _, id := range g.ExpirableMembers() {
 		n, r := g.SessionExpired(id)
-		add(n, r, "session of "+string(id)+" expires")
+		add(n, r, move{kind: moveSession, what: string(id)})
 	}
 	for _, id := range g.Pending() {
 		if g.EnabledPendingMemberExpiry(id) {
 			n, r := g.PendingMemberExpired(id)
-			add(n, r, "pending member "+string(id)+" expires")
+			add(n, r, move{kind: movePending, what: string(id)})
 		}
 	}
 	return out

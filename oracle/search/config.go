@@ -31,10 +31,8 @@ var statusNames = [...]string{"waiting", "parked", "answered", "orphan"}
 // open is one request a behaviour has not finished with: recorded begun, end not yet
 // matched. It is shared between configs and never written: a move copies the ones it changes.
 type open struct {
-	id     int64 // the history's interval id
-	conn   impl.Conn
-	node   string
-	req    request
+	id     int64    // the history's interval id
+	req    *request // shared by every config
 	status status
 	reply  impl.Response // answered only
 }
@@ -45,7 +43,7 @@ type config struct {
 	coord coordinator.Group
 	open  []open // by id
 	// via is how the config was reached from the previous event's frontier, for reports.
-	via []string
+	via []move
 }
 
 // key is the config's canonical encoding: two configs with one key are the same behaviour
@@ -100,7 +98,7 @@ func (c config) deliver(replies []impl.Reply) config {
 	copied := false
 	for _, r := range replies {
 		for i, o := range c.open {
-			if o.conn != r.To || o.status != parked {
+			if o.req.conn != r.To || o.status != parked {
 				continue
 			}
 			if !copied {
@@ -112,20 +110,83 @@ func (c config) deliver(replies []impl.Reply) config {
 	return c
 }
 
+// consistent reports whether every answer c holds is the one the history records for its
+// request: if not, no behaviour through c explains the history.
+func (c config) consistent() bool {
+	for _, o := range c.open {
+		if o.status == answered && o.req.judged && !matches(o.reply, o.req.end, o.req.code) {
+			return false
+		}
+	}
+	return true
+}
+
+// alive is the configs of cs that are consistent.
+func alive(cs []config) []config {
+	return slices.DeleteFunc(cs, func(c config) bool { return !c.consistent() })
+}
+
 // render is the config for a person: the coordinator's state, then each open request.
 func (c config) render() string {
 	var b strings.Builder
 	b.WriteString("coordinator " + c.coord.String())
 	for _, o := range c.open {
-		fmt.Fprintf(&b, "\n  request id=%d %s %s: %s", o.id, o.node, o.req.op(), statusNames[o.status])
+		fmt.Fprintf(&b, "\n  request id=%d %s %s: %s", o.id, o.req.node, o.req.op(), statusNames[o.status])
 		if o.status == answered {
 			b.WriteString(" with " + replyText(o.reply))
 		}
 	}
 	if len(c.via) > 0 {
-		b.WriteString("\n  reached by: " + strings.Join(c.via, ", "))
+		steps := make([]string, len(c.via))
+		for i, m := range c.via {
+			steps[i] = m.String()
+		}
+		b.WriteString("\n  reached by: " + strings.Join(steps, ", "))
 	}
 	return b.String()
+}
+
+// move is one step of a behaviour between two events, kept for reports.
+type move struct {
+	kind    moveKind
+	id      int64  // handle: the request's interval id
+	what    string // handle: node and op; the timer's or election's member id
+	version int16  // handle of a JoinGroup tried at several versions
+	changed bool   // handle of a JoinGroup with a changed subscription
+}
+
+type moveKind uint8
+
+const (
+	moveHandle moveKind = iota
+	moveJoinTimeout
+	moveSyncTimeout
+	moveSession
+	movePending
+	moveElect
+)
+
+func (m move) String() string {
+	switch m.kind {
+	case moveHandle:
+		s := fmt.Sprintf("handle id=%d (%s)", m.id, m.what)
+		if m.version > 0 {
+			s += fmt.Sprintf(" v%d", m.version)
+		}
+		if m.changed {
+			s += " with a changed subscription"
+		}
+		return s
+	case moveJoinTimeout:
+		return "join phase timeout"
+	case moveSyncTimeout:
+		return "sync phase timeout"
+	case moveSession:
+		return "session of " + m.what + " expires"
+	case movePending:
+		return "pending member " + m.what + " expires"
+	}
+	return "the coordinator elects " + m.what
 }
 
 // groupKey is the coordinator's canonical encoding without the members' subscriptions: the
@@ -142,7 +203,8 @@ func groupKey(buf []byte, g coordinator.Group) []byte {
 		buf = impl.AppendString(buf, string(id))
 	}
 	buf = append(buf, 0xff)
-	for _, m := range g.AllMembers() {
+	for _, id := range g.Members() {
+		m, _ := g.Member(id)
 		buf = impl.AppendString(buf, string(m.ID))
 		buf = impl.AppendString(buf, string(m.InstanceID))
 		for _, p := range m.Protocols {

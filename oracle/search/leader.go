@@ -49,7 +49,7 @@ func withLeaders(prev, n config) []config {
 			}
 			v.open[i].reply = r
 		}
-		v.via = append(slices.Clip(n.via), "the coordinator elects "+string(id))
+		v.via = append(slices.Clip(n.via), move{kind: moveElect, what: string(id)})
 		out = append(out, v)
 	}
 	return out

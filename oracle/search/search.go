@@ -43,8 +43,9 @@ const (
 // Result is a search's verdict on one history.
 type Result struct {
 	Verdict string
-	Seq     int64  // the event no behaviour produces, or where the budget ran out
-	Detail  string // one line: what happened at Seq
+	Seq     int64         // the event no behaviour produces, or where the budget ran out
+	Event   history.Event // that event
+	Detail  string        // one line: what happened at Seq
 	// Before renders a few of the reference's states just before Seq, and Allowed the
 	// answers the reference allows there (Violated only).
 	Before  []string
@@ -60,14 +61,16 @@ const maxShown = 3
 
 // Checker searches the reference for a behaviour that produces a history fed to it one event
 // at a time (Add), in Seq order, validated. It holds the frontier (the reference states that
-// explain the history so far) and, briefly, the events after a JoinGroup without member id
-// until that request's end is read: its answer names the member id the coordinator handed out.
+// explain the history so far) and the events from the oldest request whose end is not read
+// yet: a request is searched from its begin knowing its recorded answer, so that a behaviour
+// that answers it otherwise dies at once, and a JoinGroup without member id learns the member
+// id the coordinator handed out. The window is as long as the longest request.
 type Checker struct {
 	o        Options
 	frontier []config
 	queue    []history.Event         // events not yet searched, in order
-	ahead    map[int64]history.Event // a fresh join's recorded end, by interval id
-	blocked  map[int64]bool          // fresh joins whose end is not read yet
+	ahead    map[int64]history.Event // a request's recorded end, by interval id
+	blocked  map[int64]bool          // requests whose end is not read yet
 	conns    impl.Conn               // connections handed out: one per request, never reused
 	res      Result
 	done     bool
@@ -89,7 +92,7 @@ func (c *Checker) Add(e history.Event) error {
 	if c.done {
 		return nil
 	}
-	if e.Kind == history.Request && e.Phase == history.Begin && e.Op == history.JoinGroup && e.Member == "" {
+	if e.Kind == history.Request && e.Phase == history.Begin {
 		c.blocked[e.ID] = true
 	}
 	if e.Kind == history.Request && e.Phase == history.End && c.blocked[e.ID] {
@@ -130,7 +133,7 @@ func (c *Checker) step(e history.Event) error {
 		return nil
 	}
 	if e.Op == history.ConsumerGroupHeartbeat {
-		c.stop(NotSearch, e.Seq, "ConsumerGroupHeartbeat: the search judges classic group histories only")
+		c.stop(e, NotSearch, "ConsumerGroupHeartbeat: the search judges classic group histories only")
 		return nil
 	}
 	if e.Phase == history.Begin {
@@ -139,8 +142,8 @@ func (c *Checker) step(e history.Event) error {
 	return c.end(e)
 }
 
-func (c *Checker) stop(verdict string, seq int64, detail string) {
-	c.res.Verdict, c.res.Seq, c.res.Detail, c.done = verdict, seq, detail, true
+func (c *Checker) stop(e history.Event, verdict, detail string) {
+	c.res.Verdict, c.res.Seq, c.res.Event, c.res.Detail, c.done = verdict, e.Seq, e, detail, true
 	c.frontier, c.queue = nil, nil
 }
 
@@ -154,7 +157,7 @@ func (c *Checker) begin(e history.Event) error {
 	}
 	delete(c.ahead, e.ID)
 	c.res.Requests++
-	o := open{id: e.ID, conn: conn, node: e.Node, req: r}
+	o := open{id: e.ID, req: &r}
 	for i, f := range c.frontier {
 		at := len(f.open)
 		for at > 0 && f.open[at-1].id > e.ID {
@@ -173,13 +176,13 @@ func (c *Checker) end(e history.Event) error {
 		c.unanswered(e)
 		return nil
 	}
-	matched, closure, err := c.closure(e, code)
+	matched, _, err := c.closure(e, code)
 	if err != nil {
-		c.stop(Undecided, e.Seq, err.Error())
+		c.stop(e, Undecided, err.Error())
 		return nil
 	}
 	if len(matched) == 0 {
-		c.fail(e, closure)
+		c.fail(e, code)
 		return nil
 	}
 	c.frontier = c.dedup(matched)
@@ -282,7 +285,7 @@ func (c *Checker) overBudget(e history.Event) error {
 // finish is s after a node's answered request: its orphans took effect before it or never
 // (a coordinator serves a connection in order).
 func finish(s config, node string) config {
-	s.open = slices.DeleteFunc(slices.Clone(s.open), func(o open) bool { return o.node == node && o.status == orphan })
+	s.open = slices.DeleteFunc(slices.Clone(s.open), func(o open) bool { return o.req.node == node && o.status == orphan })
 	return s
 }
 
@@ -300,9 +303,33 @@ func (c *Checker) dedup(cs []config) []config {
 	return out
 }
 
+// unconstrained is the closure of the frontier up to e's answer, whatever that answer is:
+// the request's recorded end is set aside, so that the report can say what the reference
+// would have answered.
+func (c *Checker) unconstrained(e history.Event, code impl.ErrorCode) []config {
+	saved, states := c.frontier, c.res.States
+	defer func() { c.frontier, c.res.States = saved, states }()
+	c.frontier = make([]config, len(saved))
+	var free *request
+	for i, f := range saved {
+		j := f.find(e.ID)
+		o := f.open[j]
+		if free == nil {
+			r := *o.req
+			r.judged = false
+			free = &r
+		}
+		o.req = free
+		c.frontier[i] = f.with(j, o)
+	}
+	_, seen, _ := c.closure(e, code)
+	return seen
+}
+
 // fail records that no behaviour produces e: the states just before it, and what the
 // reference would answer there.
-func (c *Checker) fail(e history.Event, seen []config) {
+func (c *Checker) fail(e history.Event, code impl.ErrorCode) {
+	seen := c.unconstrained(e, code)
 	allowed := map[string]bool{}
 	var list []string
 	waitingToo := false
@@ -334,7 +361,7 @@ func (c *Checker) fail(e history.Event, seen []config) {
 	if what == "" {
 		what = "NONE"
 	}
-	c.stop(Violated, e.Seq, fmt.Sprintf("seq %d: no behaviour of the reference coordinator answers request id=%d (%s %s) with %s", e.Seq, e.ID, e.Node, e.Op, endText(e, what)))
+	c.stop(e, Violated, fmt.Sprintf("seq %d: no behaviour of the reference coordinator answers request id=%d (%s %s) with %s", e.Seq, e.ID, e.Node, e.Op, endText(e, what)))
 	c.res.Before, c.res.Allowed = before, list
 }
 
