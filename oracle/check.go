@@ -27,10 +27,13 @@ func Check(h history.History, o Options) Report {
 		return r
 	}
 	r = scanHistory(h).result()
-	requests := 0
+	requests, searchable := 0, 0
 	for _, e := range h {
 		if e.Kind == history.Request {
 			requests++
+		}
+		if searched(e) {
+			searchable++
 		}
 	}
 	switch {
@@ -40,7 +43,7 @@ func Check(h history.History, o Options) Report {
 		r.Linearizable = linearizable(o.Linearizability(h))
 		r.Checked = append(r.Checked, Linearizability)
 	}
-	if o.Reference != nil && requests > 0 {
+	if o.Reference != nil && searchable > 0 {
 		sc := simplestSearch(*o.Reference)
 		replay := replayHistory(h)
 		if err := replay(sc.Add); err != nil {
@@ -98,10 +101,13 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	}
 	defer done()
 	b := newLookaheadBuilder()
-	requests := 0
+	requests, searchable := 0, 0
 	events, err := stream(progressReader(rs, o.Progress, 1), func(e history.Event) {
 		if e.Kind == history.Request {
 			requests++
+		}
+		if searched(e) {
+			searchable++
 		}
 		b.add(e)
 	})
@@ -126,7 +132,7 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	}
 	var sc *search.Checker
 	var searchErr error
-	if o.Reference != nil && requests > 0 {
+	if o.Reference != nil && searchable > 0 {
 		sc = simplestSearch(*o.Reference)
 		plain := add
 		add = func(e history.Event) {

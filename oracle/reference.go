@@ -46,6 +46,12 @@ func referenceVerdict(r search.Result) string {
 	return r.String()
 }
 
+// searched reports whether the reference search judges e: a coordinator request, or a
+// client commit from outside the group (which it judges as the OffsetCommit request it is).
+func searched(e history.Event) bool {
+	return e.Kind == history.Request || (e.Kind == history.Commit && outsideGroup(e))
+}
+
 // replayHistory feeds h.
 func replayHistory(h history.History) func(add func(history.Event) error) error {
 	return func(add func(history.Event) error) error {
