@@ -39,6 +39,9 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 		}
 	}
 	names := slices.DeleteFunc(slices.Clone(r.Checked), func(n string) bool { return n == oracle.Linearizability })
+	if r.Reference != "" {
+		p.Facts = append(p.Facts, Fact{"reference search", firstLine(r.Reference)})
+	}
 	var extra []string // well-formed: the only check of a malformed history
 	for name := range first {
 		if !slices.Contains(names, name) {
@@ -52,6 +55,10 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 		if f, ok := first[name]; ok {
 			v.Statement, v.Timeline = f.Message, "h1"
 			v.Status = "violated"
+			if name == oracle.ReferenceSearch {
+				// The states just before the event and the answers the reference allows there.
+				v.Expected = r.Reference
+			}
 			if f.Class == oracle.ClassZombie {
 				v.Expected = "a zombie: the earlier owner was cut off or fenced and not yet told (docs/protocol.md §1.12)"
 			}
@@ -364,3 +371,9 @@ func linSeqs(detail string) []int64 {
 }
 
 var seqRange = regexp.MustCompile(`\[seq (\d+)–(\d+)\]`)
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

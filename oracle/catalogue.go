@@ -9,7 +9,7 @@ type Entry struct {
 }
 
 // Catalogue lists the properties Check judges, in the report's order.
-// TestCatalogueCoversChecks keeps it equal to Plain and the search check.
+// TestCatalogueCoversChecks keeps it equal to Plain and the two search checks.
 var Catalogue = []Entry{
 	{ExclusiveOwnership, "promise",
 		"no two members the coordinator still considers current own one partition at the same time, by their callbacks; an overlap whose earlier owner was cut off or fenced and not yet told is a zombie, not a violation",
@@ -47,4 +47,7 @@ var Catalogue = []Entry{
 	{Linearizability, "conformance: the reference coordinator",
 		"the coordinator's answers are those of the reference coordinator over some order of the concurrent requests (check-history --linearizability)",
 		"docs/oracle.md"},
+	{ReferenceSearch, "conformance: the reference coordinator",
+		"some behaviour of the reference coordinator (impl/coordinator: every order of the open requests, every timer, the choices Kafka leaves open) gives every recorded answer (check-history --reference)",
+		"docs/oracle.md; Cirstea, Kuppe, Loillier, Merz, \"Validating Traces of Distributed Programs Against TLA+ Specifications\" (2024)"},
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // The catalogue lists exactly what Check can judge: the plain properties in the report's
-// order, then the search check. A property added to Plain without its entry fails here.
+// order, then the two search checks. A property added to Plain without its entry fails here.
 func TestCatalogueCoversChecks(t *testing.T) {
 	var names []string
 	for _, e := range Catalogue {
@@ -15,7 +15,7 @@ func TestCatalogueCoversChecks(t *testing.T) {
 			t.Errorf("%s: origin, statement and source must all be given: %+v", e.Name, e)
 		}
 	}
-	want := append(slices.Clone(Plain), Linearizability)
+	want := append(slices.Clone(Plain), Linearizability, ReferenceSearch)
 	if !slices.Equal(names, want) {
 		t.Errorf("catalogue lists %v, want %v", names, want)
 	}

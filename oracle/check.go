@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
+	"github.com/groupcheck/groupcheck/oracle/search"
 )
 
 // Check checks a history against every property and returns the report, deterministic for a
@@ -26,10 +27,13 @@ func Check(h history.History, o Options) Report {
 		return r
 	}
 	r = scanHistory(h).result()
-	requests := 0
+	requests, searchable := 0, 0
 	for _, e := range h {
 		if e.Kind == history.Request {
 			requests++
+		}
+		if searched(e) {
+			searchable++
 		}
 	}
 	switch {
@@ -38,6 +42,20 @@ func Check(h history.History, o Options) Report {
 	case o.Linearizability != nil:
 		r.Linearizable = linearizable(o.Linearizability(h))
 		r.Checked = append(r.Checked, Linearizability)
+	}
+	if o.Reference != nil && searchable > 0 {
+		sc := simplestSearch(*o.Reference)
+		replay := replayHistory(h)
+		if err := replay(sc.Add); err != nil {
+			r.Reference = "not searched: " + err.Error()
+			return r
+		}
+		res, v, err := judgeReference(sc.Result(), *o.Reference, replay)
+		if err != nil {
+			r.Reference = "not searched: " + err.Error()
+			return r
+		}
+		r.applyReference(res, v)
 	}
 	return r
 }
@@ -83,10 +101,13 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	}
 	defer done()
 	b := newLookaheadBuilder()
-	requests := 0
+	requests, searchable := 0, 0
 	events, err := stream(progressReader(rs, o.Progress, 1), func(e history.Event) {
 		if e.Kind == history.Request {
 			requests++
+		}
+		if searched(e) {
+			searchable++
 		}
 		b.add(e)
 	})
@@ -109,6 +130,18 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 			s.add(e)
 		}
 	}
+	var sc *search.Checker
+	var searchErr error
+	if o.Reference != nil && searchable > 0 {
+		sc = simplestSearch(*o.Reference)
+		plain := add
+		add = func(e history.Event) {
+			if searchErr == nil {
+				searchErr = sc.Add(e)
+			}
+			plain(e)
+		}
+	}
 	if _, err := stream(progressReader(rs, o.Progress, 2), add); err != nil {
 		return Report{}, err
 	}
@@ -120,6 +153,31 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	if lc != nil {
 		rep.Linearizable = linearizable(lc.Verdict())
 		rep.Checked = append(rep.Checked, Linearizability)
+	}
+	if sc != nil {
+		if searchErr != nil {
+			return Report{}, searchErr
+		}
+		replay := func(add func(history.Event) error) error {
+			if _, err := rs.Seek(0, io.SeekStart); err != nil {
+				return fmt.Errorf("history: rewinding for the reference search: %v", err)
+			}
+			var addErr error
+			_, err := stream(progressReader(rs, o.Progress, 3), func(e history.Event) {
+				if addErr == nil {
+					addErr = add(e)
+				}
+			})
+			if err == nil {
+				err = addErr
+			}
+			return err
+		}
+		res, v, err := judgeReference(sc.Result(), *o.Reference, replay)
+		if err != nil {
+			return Report{}, err
+		}
+		rep.applyReference(res, v)
 	}
 	return rep, nil
 }

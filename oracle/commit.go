@@ -36,6 +36,9 @@ func (s *scan) commit(n *node, retro *history.Event, e history.Event) {
 			n.commits--
 		}
 	}
+	if e.Phase == history.Begin && e.Kind == history.Commit && outsideGroup(e) {
+		return // counted above, judged by no one here: its end finds no commitCheck
+	}
 	if e.Phase == history.Begin {
 		c := &commitCheck{begin: e, parts: s.partsOfInterval(e), fence: n.fence, seg: n.status(retro)}
 		for _, q := range c.parts {
@@ -90,6 +93,14 @@ func (s *scan) acceptedCommit(n *node, c *commitCheck, e history.Event) {
 				n.name, commitName(c.begin), ps, at(c.begin), at(e), strings.Join(why, ", and "))
 		}})
 }
+
+// outsideGroup reports whether a commit comes from a consumer outside the group: no member
+// id and no generation, as assign() consumers commit (Flink, Spark, Kafka Connect). Kafka
+// judges such a commit by the group's state alone (accepted while the group is Empty,
+// UNKNOWN_MEMBER_ID otherwise; docs/protocol.md §1.8), never by who owns the partitions, so
+// commit-from-owner does not judge it, whether it was recorded as the client's commit or
+// only as its OffsetCommit request; the reference search (Options.Reference) judges both.
+func outsideGroup(e history.Event) bool { return e.Member == "" && e.Gen < 0 }
 
 // commitName names a commit in messages: the client's, or one seen only on the wire.
 func commitName(begin history.Event) string {

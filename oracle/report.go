@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
+	"github.com/groupcheck/groupcheck/oracle/search"
 )
 
 // Options tune Check. The zero value checks everything except linearizability.
@@ -20,6 +21,12 @@ type Options struct {
 	// in memory for the search (only the coordinator's requests are). LinearizableStream is
 	// the one most callers want.
 	LinearizabilityStream func() StreamChecker
+
+	// Reference, when non-nil, judges the history by searching the reference coordinator
+	// (package oracle/search) for a behaviour that produces every recorded answer; its
+	// verdict is Report.Reference, and an answer no behaviour gives is a ReferenceSearch
+	// violation. It needs every coordinator request of every member recorded.
+	Reference *search.Options
 
 	// Progress, when non-nil, is told while CheckReader reads: the pass (0: the one reading
 	// of a history checked in memory; 1 and 2: the two passes of a streamed check) and the
@@ -53,7 +60,12 @@ type Report struct {
 	// Linearizable is "yes", "no: <detail>", "not checked", "not checked: <error>", or
 	// LinNothing when the history has no coordinator request to search.
 	Linearizable string `json:"linearizable"`
-	// Checked lists the properties judged: Plain, and Linearizability when it ran.
+	// Reference is the reference search's verdict (Options.Reference): "ok (...)",
+	// "violated at event N: ...", "undecided at event N: ..." (its state budget ran out),
+	// "not searched at event N: ..."; empty when it did not run.
+	Reference string `json:"reference,omitempty"`
+	// Checked lists the properties judged: Plain, and Linearizability and ReferenceSearch
+	// when they ran.
 	Checked []string `json:"checked"`
 }
 
@@ -83,6 +95,9 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "history: %d events, %d members: %s\n", r.Events, r.Members, verdict)
 	fmt.Fprintf(&b, "violations: %d, zombies: %d, linearizable: %s\n", len(r.Violations), len(r.Zombies), r.Linearizable)
+	if r.Reference != "" {
+		fmt.Fprintf(&b, "reference: %s\n", r.Reference)
+	}
 	if len(r.Checked) > 0 {
 		fmt.Fprintf(&b, "checked: %s\n", strings.Join(r.Checked, ", "))
 	}

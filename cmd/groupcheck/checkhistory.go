@@ -12,6 +12,7 @@ import (
 	"github.com/groupcheck/groupcheck/oracle"
 	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/groupcheck/groupcheck/oracle/lin"
+	"github.com/groupcheck/groupcheck/oracle/search"
 )
 
 // stdin is where `check-history -` reads; a variable so that tests can feed it.
@@ -26,6 +27,8 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
 	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
+	reference := fs.Bool("reference", false, "also judge the coordinator's answers by searching the reference coordinator for a behaviour that produces them (oracle/search)")
+	budget := fs.Int("budget", search.DefaultBudget, "with --reference: the most reference states the search may explore for one answer before it says undecided")
 	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -35,11 +38,18 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck check-history: --timeout %v: want a positive duration, or 0 for none\n", *timeout)
 		return 2
 	}
+	if *budget <= 0 {
+		fmt.Fprintf(stderr, "groupcheck check-history: --budget %d: want a positive number of states\n", *budget)
+		return 2
+	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]]   (FILE - reads standard input)")
+		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]] [--reference [--budget N]]   (FILE - reads standard input)")
 		return 2
 	}
 	var o oracle.Options
+	if *reference {
+		o.Reference = &search.Options{Budget: *budget}
+	}
 	var htmlErr error
 	if *linearizability && *html == "" {
 		o.LinearizabilityStream = oracle.LinearizableStream(*timeout) // the history is not held
@@ -114,7 +124,7 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 		}
 		in = f
 	}
-	defer limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil)()
+	defer limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil || o.Reference != nil)()
 	if prog != nil {
 		o.Progress = func(pass int, n int64) {
 			what := "reading"

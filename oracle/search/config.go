@@ -1,0 +1,228 @@
+package search
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/coordinator"
+)
+
+// status is where one recorded request stands in one behaviour.
+type status uint8
+
+const (
+	// waiting: sent (its begin is recorded), not yet handled by the coordinator.
+	waiting status = iota
+	// parked: handled, and the coordinator holds it without an answer (a JoinGroup waiting
+	// for the join phase, a SyncGroup waiting for the leader).
+	parked
+	// answered: the coordinator has answered it; the answer waits for the recorded end.
+	answered
+	// orphan: its end carried no answer (a lost connection, a client-side timeout, an error
+	// the reference does not model), so it may still take effect, or never.
+	orphan
+)
+
+var statusNames = [...]string{"waiting", "parked", "answered", "orphan"}
+
+// open is one request a behaviour has not finished with: recorded begun, end not yet
+// matched. It is shared between configs and never written: a move copies the ones it changes.
+type open struct {
+	id     int64    // the history's interval id
+	req    *request // shared by every config
+	status status
+	reply  impl.Response // answered only
+}
+
+// config is one behaviour of the reference up to the current event: the coordinator's state
+// and where each request still open in the history stands.
+type config struct {
+	coord coordinator.Group
+	open  []open // by id
+	// via is how the config was reached from the previous event's frontier, for reports.
+	via []move
+}
+
+// key is the config's canonical encoding: two configs with one key are the same behaviour
+// state (via is not part of it).
+func (c config) key(buf []byte) []byte {
+	buf = groupKey(buf[:0], c.coord)
+	for _, o := range c.open {
+		buf = binary.AppendVarint(buf, o.id)
+		buf = append(buf, byte(o.status))
+		if o.status == answered {
+			buf = append(buf, replyText(o.reply)...)
+			buf = append(buf, 0)
+		}
+	}
+	return buf
+}
+
+// find is the index of request id in c.open, or -1.
+func (c config) find(id int64) int {
+	i, ok := slices.BinarySearchFunc(c.open, id, func(o open, id int64) int {
+		switch {
+		case o.id < id:
+			return -1
+		case o.id > id:
+			return 1
+		}
+		return 0
+	})
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// with is c with c.open[i] replaced by o (copy on write).
+func (c config) with(i int, o open) config {
+	c.open = slices.Clone(c.open)
+	c.open[i] = o
+	return c
+}
+
+// without is c without c.open[i].
+func (c config) without(i int) config {
+	c.open = slices.Delete(slices.Clone(c.open), i, i+1)
+	return c
+}
+
+// deliver is c after the coordinator's handling of one step's replies: each goes to the
+// request waiting on its connection (an orphan's or a finished request's answer is read by
+// nobody).
+func (c config) deliver(replies []impl.Reply) config {
+	copied := false
+	for _, r := range replies {
+		for i, o := range c.open {
+			if o.req.conn != r.To || o.status != parked {
+				continue
+			}
+			if !copied {
+				c.open, copied = slices.Clone(c.open), true
+			}
+			c.open[i].status, c.open[i].reply = answered, r.Response
+		}
+	}
+	return c
+}
+
+// consistent reports whether every answer c holds is the one the history records for its
+// request: if not, no behaviour through c explains the history.
+func (c config) consistent() bool {
+	for _, o := range c.open {
+		if o.status == answered && o.req.judged && !matches(o.reply, o.req.end, o.req.code) {
+			return false
+		}
+	}
+	return true
+}
+
+// alive is the configs of cs that are consistent.
+func alive(cs []config) []config {
+	return slices.DeleteFunc(cs, func(c config) bool { return !c.consistent() })
+}
+
+// render is the config for a person: the coordinator's state, then each open request.
+func (c config) render() string {
+	var b strings.Builder
+	b.WriteString("coordinator " + c.coord.String())
+	for _, o := range c.open {
+		fmt.Fprintf(&b, "\n  request id=%d %s %s: %s", o.id, o.req.node, o.req.op(), statusNames[o.status])
+		if o.status == answered {
+			b.WriteString(" with " + replyText(o.reply))
+		}
+	}
+	if len(c.via) > 0 {
+		steps := make([]string, len(c.via))
+		for i, m := range c.via {
+			steps[i] = m.String()
+		}
+		b.WriteString("\n  reached by: " + strings.Join(steps, ", "))
+	}
+	return b.String()
+}
+
+// move is one step of a behaviour between two events, kept for reports.
+type move struct {
+	kind    moveKind
+	id      int64  // handle: the request's interval id
+	what    string // handle: node and op; the timer's or election's member id
+	version int16  // handle of a JoinGroup tried at several versions
+	changed bool   // handle of a JoinGroup with a changed subscription
+}
+
+type moveKind uint8
+
+const (
+	moveHandle moveKind = iota
+	moveJoinTimeout
+	moveSyncTimeout
+	moveSession
+	movePending
+	moveElect
+)
+
+func (m move) String() string {
+	switch m.kind {
+	case moveHandle:
+		s := fmt.Sprintf("handle id=%d (%s)", m.id, m.what)
+		if m.version > 0 {
+			s += fmt.Sprintf(" v%d", m.version)
+		}
+		if m.changed {
+			s += " with a changed subscription"
+		}
+		return s
+	case moveJoinTimeout:
+		return "join phase timeout"
+	case moveSyncTimeout:
+		return "sync phase timeout"
+	case moveSession:
+		return "session of " + m.what + " expires"
+	case movePending:
+		return "pending member " + m.what + " expires"
+	}
+	return "the coordinator elects " + m.what
+}
+
+// groupKey is the coordinator's canonical encoding without the members' subscriptions: the
+// search stores one of two markers there (joinProtocols), and the coordinator only compares
+// a rejoin's with the stored one, so two groups that differ only in which marker each member
+// stored behave alike (swap the markers of a member and every behaviour of one is one of the
+// other). Leaving them out keeps them one state.
+func groupKey(buf []byte, g coordinator.Group) []byte {
+	buf = append(buf, byte(g.State()), boolByte(g.InitialJoin()))
+	buf = binary.AppendVarint(buf, int64(g.Generation()))
+	buf = impl.AppendString(buf, g.ProtocolName())
+	buf = impl.AppendString(buf, string(g.Leader()))
+	for _, id := range g.Pending() {
+		buf = impl.AppendString(buf, string(id))
+	}
+	buf = append(buf, 0xff)
+	for _, id := range g.Members() {
+		m, _ := g.Member(id)
+		buf = impl.AppendString(buf, string(m.ID))
+		buf = impl.AppendString(buf, string(m.InstanceID))
+		for _, p := range m.Protocols {
+			buf = impl.AppendString(buf, p.Name)
+		}
+		buf = append(buf, 0xff, boolByte(m.Join.Parked), boolByte(m.Sync.Parked), boolByte(m.PendingSync), boolByte(m.IsNew))
+		buf = binary.AppendVarint(buf, int64(m.Join.Conn))
+		buf = binary.AppendVarint(buf, int64(m.Join.Version))
+		buf = binary.AppendVarint(buf, int64(m.Sync.Conn))
+		buf = impl.AppendPartitionSet(buf, m.Assignment.Partitions)
+		buf = binary.AppendVarint(buf, int64(m.Assignment.Error))
+	}
+	return buf
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,428 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/oracle/history"
+)
+
+// Options bound a search. The zero value uses DefaultBudget.
+type Options struct {
+	// Budget is the most reference states the search may generate to explain one recorded
+	// answer (0: DefaultBudget). A search that needs more stops there and says "undecided at"
+	// that event: it counts states, not seconds, so one input has one verdict on any machine.
+	Budget int
+	// Variant is the coordinator variant the history is judged against (impl.Kafka, the
+	// default, as Apache Kafka ships; impl.KIP for KIP-423's JoinReason semantics).
+	Variant impl.Variant
+	// Simplest keeps, at each answer, only the behaviours that explain it with the fewest
+	// timer firings. What it finds are behaviours of the reference, so its "ok" is as good
+	// as the whole search's, and it is much cheaper (timers are most of the nondeterminism);
+	// but a behaviour it dropped may have been the one a later answer needed, so its
+	// "violated" is only a reason to run the whole search (Judge does both).
+	Simplest bool
+
+	_ struct{} // keyed literals only
+}
+
+// DefaultBudget is the per-answer state budget when Options.Budget is 0.
+const DefaultBudget = 200_000
+
+// Verdicts of Result.Verdict.
+const (
+	OK        = "ok"        // some behaviour of the reference produces every recorded answer
+	Violated  = "violated"  // no behaviour produces the answer at Result.Seq
+	Undecided = "undecided" // the budget ran out at Result.Seq
+	NotSearch = "not searched"
+)
+
+// Result is a search's verdict on one history.
+type Result struct {
+	Verdict string
+	Seq     int64         // the event no behaviour produces, or where the budget ran out
+	Event   history.Event // that event
+	Detail  string        // one line: what happened at Seq
+	// Before renders a few of the reference's states just before Seq, and Allowed the
+	// answers the reference allows there (Violated only).
+	Before  []string
+	Allowed []string
+	// States is the number of reference states generated in all; Requests the recorded
+	// requests searched.
+	States   int
+	Requests int
+}
+
+// maxShown bounds the states a failure renders.
+const maxShown = 3
+
+// Checker searches the reference for a behaviour that produces a history fed to it one event
+// at a time (Add), in Seq order, validated. It holds the frontier (the reference states that
+// explain the history so far) and the events from the oldest request whose end is not read
+// yet: a request is searched from its begin knowing its recorded answer, so that a behaviour
+// that answers it otherwise dies at once, and a JoinGroup without member id learns the member
+// id the coordinator handed out. The window is as long as the longest request.
+type Checker struct {
+	o        Options
+	frontier []config
+	queue    []history.Event         // events not yet searched, in order
+	ahead    map[int64]history.Event // a request's recorded end, by interval id
+	blocked  map[int64]bool          // requests whose end is not read yet
+	outside  map[int64]bool          // client commits from outside the group, begun, not ended
+	conns    impl.Conn               // connections handed out: one per request, never reused
+	res      Result
+	done     bool
+	buf      []byte
+}
+
+// New is a Checker at the start of a history: an Empty group.
+func New(o Options) *Checker {
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	g := coordinator.New(coordinator.Config{Variant: o.Variant})
+	return &Checker{o: o, frontier: []config{{coord: g}}, ahead: map[int64]history.Event{},
+		blocked: map[int64]bool{}, outside: map[int64]bool{}, res: Result{Verdict: OK}}
+}
+
+// Add feeds the next event. Events after a verdict other than OK are ignored.
+func (c *Checker) Add(e history.Event) error {
+	if c.done {
+		return nil
+	}
+	e = c.asRequest(e)
+	if e.Kind == history.Request && e.Phase == history.Begin {
+		c.blocked[e.ID] = true
+	}
+	if e.Kind == history.Request && e.Phase == history.End && c.blocked[e.ID] {
+		delete(c.blocked, e.ID)
+		c.ahead[e.ID] = e
+	}
+	c.queue = append(c.queue, e)
+	for len(c.queue) > 0 && !c.done {
+		h := c.queue[0]
+		if h.Kind == history.Request && h.Phase == history.Begin && c.blocked[h.ID] {
+			break
+		}
+		c.queue = c.queue[1:]
+		if err := c.step(h); err != nil {
+			return err
+		}
+	}
+	if len(c.queue) == 0 {
+		c.queue = nil // let the backing array go
+	}
+	return nil
+}
+
+// Result is the verdict on what was fed so far: OK unless an answer was found impossible or
+// the budget ran out.
+func (c *Checker) Result() Result {
+	r := c.res
+	if r.Verdict == OK && len(c.queue) > 0 {
+		r.Verdict, r.Seq = Undecided, c.queue[0].Seq
+		r.Detail = fmt.Sprintf("the history ends before the answer to request id=%d", c.queue[0].ID)
+	}
+	return r
+}
+
+// asRequest is e, or, for a client commit from outside the group (no member id, no
+// generation: an assign() consumer), the OffsetCommit request it makes: Kafka judges such a
+// commit by the group's state alone (docs/protocol.md §1.8), so the search judges it so
+// whether the history recorded the client's commit, its request on the wire, or both.
+func (c *Checker) asRequest(e history.Event) history.Event {
+	if e.Kind != history.Commit {
+		return e
+	}
+	switch {
+	case e.Phase == history.Begin && e.Member == "" && e.Gen < 0:
+		c.outside[e.ID] = true
+	case e.Phase == history.End && c.outside[e.ID]:
+		delete(c.outside, e.ID)
+	default:
+		return e
+	}
+	e.Kind, e.Op = history.Request, history.OffsetCommit
+	return e
+}
+
+// step searches one event.
+func (c *Checker) step(e history.Event) error {
+	if e.Kind != history.Request {
+		return nil
+	}
+	if e.Op == history.ConsumerGroupHeartbeat {
+		c.stop(e, NotSearch, "ConsumerGroupHeartbeat: the search judges classic group histories only")
+		return nil
+	}
+	if e.Phase == history.Begin {
+		return c.begin(e)
+	}
+	return c.end(e)
+}
+
+func (c *Checker) stop(e history.Event, verdict, detail string) {
+	c.res.Verdict, c.res.Seq, c.res.Event, c.res.Detail, c.done = verdict, e.Seq, e, detail, true
+	c.frontier, c.queue = nil, nil
+}
+
+// begin adds a sent request to every behaviour, waiting for the coordinator.
+func (c *Checker) begin(e history.Event) error {
+	c.conns++
+	conn := c.conns
+	r, err := classicRequest(e, conn, c.ahead[e.ID])
+	if err != nil {
+		return err
+	}
+	delete(c.ahead, e.ID)
+	c.res.Requests++
+	o := open{id: e.ID, req: &r}
+	for i, f := range c.frontier {
+		at := len(f.open)
+		for at > 0 && f.open[at-1].id > e.ID {
+			at--
+		}
+		f.open = slices.Insert(slices.Clone(f.open), at, o)
+		c.frontier[i] = f
+	}
+	return nil
+}
+
+// end matches a recorded end against every behaviour.
+func (c *Checker) end(e history.Event) error {
+	code, ok := judged(e)
+	if !ok {
+		c.unanswered(e)
+		return nil
+	}
+	matched, _, err := c.closure(e, code)
+	if err != nil {
+		c.stop(e, Undecided, err.Error())
+		return nil
+	}
+	if len(matched) == 0 {
+		c.fail(e, code)
+		return nil
+	}
+	c.frontier = c.dedup(matched)
+	return nil
+}
+
+// unanswered: an end without an answer takes the request out of every behaviour where the
+// coordinator handled it; where it did not, the request may still arrive (an orphan).
+func (c *Checker) unanswered(e history.Event) {
+	next := c.frontier[:0:0]
+	for _, f := range c.frontier {
+		i := f.find(e.ID)
+		if f.open[i].status == waiting {
+			o := f.open[i]
+			o.status = orphan
+			next = append(next, f.with(i, o))
+		} else {
+			next = append(next, f.without(i))
+		}
+	}
+	c.frontier = c.dedup(next)
+}
+
+// closure explores from the frontier every order of the coordinator's handling of the open
+// requests and of its timers, up to the answer to request e.ID, and returns the behaviours
+// whose answer matches e (with the request finished), and every state explored. A state
+// whose answer is given is not explored further: what can follow it, the next event's
+// closure explores.
+//
+// The exploration goes by levels of timers fired: level k holds the states reached with k
+// timer firings and any handling of requests. Under Options.Simplest it stops at the first
+// level with a match: those behaviours explain the answer with the fewest timers, and the
+// ones with more are not kept (see Options.Simplest for why that is sound for "ok").
+func (c *Checker) closure(e history.Event, code impl.ErrorCode) (matched, seen []config, err error) {
+	index := map[string]bool{}
+	var level []config // the states of the current level, to fire timers from
+	add := func(n config) bool {
+		c.buf = n.key(c.buf)
+		if index[string(c.buf)] {
+			return true
+		}
+		index[string(c.buf)] = true
+		seen = append(seen, n)
+		level = append(level, n)
+		c.res.States++
+		return len(seen) <= c.o.Budget
+	}
+	for _, f := range c.frontier {
+		f.via = nil
+		add(f)
+	}
+	for from := 0; ; {
+		// Close the level under the handling of requests.
+		for k := from; k < len(seen); k++ {
+			s := seen[k]
+			i := s.find(e.ID)
+			if s.open[i].status == answered {
+				if matches(s.open[i].reply, e, code) {
+					matched = append(matched, finish(s.without(i), e.Node))
+				}
+				continue
+			}
+			for j, o := range s.open {
+				if o.status != waiting && o.status != orphan {
+					continue
+				}
+				for _, n := range handle(s, j) {
+					if !add(n) {
+						return nil, nil, c.overBudget(e)
+					}
+				}
+			}
+		}
+		if len(matched) > 0 && c.o.Simplest {
+			return matched, seen, nil
+		}
+		// The next level: one more timer from every state of this one.
+		prev := level
+		level, from = nil, len(seen)
+		for _, s := range prev {
+			if s.open[s.find(e.ID)].status == answered {
+				continue
+			}
+			for _, n := range timers(s) {
+				if !add(n) {
+					return nil, nil, c.overBudget(e)
+				}
+			}
+		}
+		if from == len(seen) {
+			return matched, seen, nil
+		}
+	}
+}
+
+func (c *Checker) overBudget(e history.Event) error {
+	return fmt.Errorf("the answer to request id=%d (%s %s) needs more than the budget of %d states", e.ID, e.Node, e.Op, c.o.Budget)
+}
+
+// finish is s after a node's answered request: its orphans took effect before it or never
+// (a coordinator serves a connection in order).
+func finish(s config, node string) config {
+	s.open = slices.DeleteFunc(slices.Clone(s.open), func(o open) bool { return o.req.node == node && o.status == orphan })
+	return s
+}
+
+// dedup drops repeated states, keeping the first of each.
+func (c *Checker) dedup(cs []config) []config {
+	index := map[string]bool{}
+	out := cs[:0]
+	for _, s := range cs {
+		c.buf = s.key(c.buf)
+		if !index[string(c.buf)] {
+			index[string(c.buf)] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// unconstrained is the closure of the frontier up to e's answer, whatever that answer is:
+// the request's recorded end is set aside, so that the report can say what the reference
+// would have answered.
+func (c *Checker) unconstrained(e history.Event, code impl.ErrorCode) []config {
+	saved, states := c.frontier, c.res.States
+	defer func() { c.frontier, c.res.States = saved, states }()
+	c.frontier = make([]config, len(saved))
+	var free *request
+	for i, f := range saved {
+		j := f.find(e.ID)
+		o := f.open[j]
+		if free == nil {
+			r := *o.req
+			r.judged = false
+			free = &r
+		}
+		o.req = free
+		c.frontier[i] = f.with(j, o)
+	}
+	_, seen, _ := c.closure(e, code)
+	return seen
+}
+
+// fail records that no behaviour produces e: the states just before it, and what the
+// reference would answer there.
+func (c *Checker) fail(e history.Event, code impl.ErrorCode) {
+	seen := c.unconstrained(e, code)
+	allowed := map[string]bool{}
+	var list []string
+	waitingToo := false
+	for _, s := range seen {
+		i := s.find(e.ID)
+		switch s.open[i].status {
+		case answered:
+			t := replyText(s.open[i].reply)
+			if !allowed[t] {
+				allowed[t] = true
+				list = append(list, t)
+			}
+		default:
+			waitingToo = true
+		}
+	}
+	slices.Sort(list)
+	if waitingToo {
+		list = append(list, "no answer yet (the request is not handled, or parked)")
+	}
+	var before []string
+	for _, f := range c.frontier[:min(len(c.frontier), maxShown)] {
+		before = append(before, f.render())
+	}
+	if len(c.frontier) > maxShown {
+		before = append(before, fmt.Sprintf("(and %d more)", len(c.frontier)-maxShown))
+	}
+	what := e.Err
+	if what == "" {
+		what = "NONE"
+	}
+	c.stop(e, Violated, fmt.Sprintf("seq %d: no behaviour of the reference coordinator answers request id=%d (%s %s) with %s", e.Seq, e.ID, e.Node, e.Op, endText(e, what)))
+	c.res.Before, c.res.Allowed = before, list
+}
+
+func endText(e history.Event, what string) string {
+	var b strings.Builder
+	b.WriteString(what)
+	if e.Op == history.JoinGroup && what == "NONE" {
+		fmt.Fprintf(&b, " gen=%d member=%s leader=%s", e.Gen, orDash(e.Member), orDash(e.Leader))
+		if len(e.Members) > 0 {
+			fmt.Fprintf(&b, " members=(%s)", strings.Join(e.Members, " "))
+		}
+	}
+	if e.Op == history.SyncGroup && what == "NONE" {
+		b.WriteString(" assignment=" + parts(e.Parts).String())
+	}
+	return b.String()
+}
+
+// String renders the result for a person: the verdict line, then for a violation the states
+// before the event and the answers allowed there.
+func (r Result) String() string {
+	var b strings.Builder
+	switch r.Verdict {
+	case OK:
+		fmt.Fprintf(&b, "ok: a behaviour of the reference produces all %d requests (%d states)", r.Requests, r.States)
+	default:
+		fmt.Fprintf(&b, "%s at event %d: %s", r.Verdict, r.Seq, r.Detail)
+	}
+	if len(r.Before) > 0 {
+		b.WriteString("\nthe reference's states just before it:")
+		for _, s := range r.Before {
+			b.WriteString("\n  " + strings.ReplaceAll(s, "\n", "\n  "))
+		}
+	}
+	if len(r.Allowed) > 0 {
+		b.WriteString("\nwhat the reference would answer there:")
+		for _, a := range r.Allowed {
+			b.WriteString("\n  " + a)
+		}
+	}
+	return b.String()
+}
