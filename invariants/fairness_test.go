@@ -13,7 +13,7 @@ import (
 // goal worlds are listed. It lets the fairness and rounds arithmetic be tested on shapes that
 // a protocol world would take long to reach.
 func graphOf(n int, goal []int, unavail map[int]int16, edges ...edge3) *liveGraph {
-	g := &liveGraph{out: make([][]edge, n), goal: make([]bool, n), unavail: make([]int16, n), parent: make([]int32, n)}
+	g := &liveGraph{out: make([][]edge, n), goal: make([]bool, n), unavail: make([]int16, n), parent: make([]int32, n), wait: make([]spec.Timer, n)}
 	for _, i := range goal {
 		g.goal[i] = true
 	}
@@ -108,14 +108,14 @@ func TestRoundsArithmetic(t *testing.T) {
 			Figures{Changes: 1, Rebalances: Unbounded, Steps: 2, Unavailability: 0}, 0, 1},
 		{"a behaviour that stops unconverged",
 			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{1, 3, 2, false, 0}),
-			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded}, 1, 1},
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded, Time: Unbounded}, 1, 1},
 		{"two events, one counted: the loss is never taken", twoEvents,
 			Figures{Changes: 1, Rebalances: 1, Steps: 2, Unavailability: 1}, 0, 1},
 		{"two events: the loss adds its recovery", twoEvents,
 			Figures{Changes: 1, Rebalances: 2, Steps: 4, Unavailability: 5}, 0, 2},
 		{"a second event into a dead end: unbounded",
 			graphOf(4, []int{0, 2}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{1, 3, 8, true, 0}),
-			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded}, 1, 2},
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded, Time: Unbounded}, 1, 2},
 	} {
 		comp, members := tc.g.unconverged()
 		r := tc.g.rounds(comp, members, tc.events)
@@ -148,15 +148,19 @@ func TestRoundsOnAWorld(t *testing.T) {
 // (KAFKA-17116): one event costs 1 rebalance and 8 partition-steps, two cost 3 and 17.
 // Classic dynamic members learn their id from MEMBER_ID_REQUIRED first; the loss costs a
 // rebalance and 16 partition-steps more. One event measured is the default (Liveness).
+// Time (Kafka's default timers): KIP-848's join waits at most two heartbeat intervals (10 s),
+// the loss adds the orphaned id's session (45 s) and the request timeout (30 s); the classic
+// join waits a's heartbeat (3 s), b's, and for the pending id a lost answer left behind
+// (45 s, twice: each wait is bounded by a timer's whole duration, see ConvergeTime).
 func TestRoundsOverTwoEvents(t *testing.T) {
 	for _, tc := range []struct {
 		name, protocol string
 		one, two       Figures
 	}{
 		{"KIP-848", "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\n",
-			Figures{Changes: 15, Rebalances: 1, Steps: 20, Unavailability: 8}, Figures{Changes: 15, Rebalances: 3, Steps: 34, Unavailability: 17}},
+			Figures{Changes: 15, Rebalances: 1, Steps: 20, Unavailability: 8, Time: 10000}, Figures{Changes: 15, Rebalances: 3, Steps: 34, Unavailability: 17, Time: 90000}},
 		{"cooperative", "protocol cooperative\nconsumer kafka\ncoordinator kafka\nassignor cooperative-sticky\n",
-			Figures{Changes: 5, Rebalances: 2, Steps: 42, Unavailability: 23}, Figures{Changes: 5, Rebalances: 3, Steps: 57, Unavailability: 39}},
+			Figures{Changes: 5, Rebalances: 2, Steps: 42, Unavailability: 23, Time: 96000}, Figures{Changes: 5, Rebalances: 3, Steps: 57, Unavailability: 39, Time: 126000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(t, tc.protocol+"topic t 2\nmember a topics=t\nmember b topics=t absent\nbudget joins=1 lost-responses=1\n")

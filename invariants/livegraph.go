@@ -39,10 +39,14 @@ type liveGraph struct {
 	goal    []bool
 	settled []bool // the coordinator keeps no id that no running process stands behind (spec.World.Unsettled)
 	unavail []int16
-	keys    []actionKey // by key id
-	init    spec.World
-	edges   int
-	stopped string // the bound that stopped the graph (LiveBounds), or ""
+	// wait is, per world, what it waits for before its next step (spec.Waits): of the fair
+	// actions enabled in it, the one whose duration is shortest; spec.NoWait when none is.
+	wait      []spec.Timer
+	durations spec.Timers // the config's (spec.Config.Durations)
+	keys      []actionKey // by key id
+	init      spec.World
+	edges     int
+	stopped   string // the bound that stopped the graph (LiveBounds), or ""
 	// stable is, with LiveBounds.PerStart, a fingerprint of each converged world's encoding
 	// that does not depend on the process (FNV-1a), by index.
 	stable map[int32]uint64
@@ -53,7 +57,7 @@ type liveGraph struct {
 }
 
 func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
-	g := &liveGraph{init: spec.Init(c)}
+	g := &liveGraph{init: spec.Init(c), durations: c.Durations()}
 	if b.RecordTaken {
 		g.taken = map[takenKey]struct{}{}
 	}
@@ -85,6 +89,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			g.stable[i] = h.Sum64()
 		}
 		g.unavail = append(g.unavail, int16(unowned(w)))
+		g.wait = append(g.wait, spec.NoWait)
 		queue.push(w)
 		if b.OnWorld != nil && g.stopped == "" && !b.OnWorld(w) {
 			g.stopped = StopCaller
@@ -118,6 +123,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			before = w.Encode(before[:0])
 		}
 		acts = spec.Actions(w, acts[:0])
+		waits := false // a fair action has set g.wait[i]
 		for k, a := range acts {
 			if n, ev, ok := spec.Step(w, a); ok {
 				if b.OnStep != nil && g.stopped == "" && !b.OnStep(&w, ev, &n) {
@@ -127,9 +133,13 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 					g.taken[newTakenKey(w, a)] = struct{}{}
 				}
 				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
+				fair := Fair(a, w, n)
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
-					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: Fair(a, w, n)})
+					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: fair})
 				g.edges++
+				if t := spec.Waits(w, a); fair && (!waits || g.durations.Of(t) < g.durations.Of(g.wait[i])) {
+					g.wait[i], waits = t, true
+				}
 			}
 		}
 		if b.CheckPure {

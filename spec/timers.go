@@ -122,7 +122,7 @@ func (d *Timers) set(k, v string) error {
 			names = append(names, f.t.String())
 			continue
 		}
-		n, err := parseMillis(v)
+		n, err := ParseMillis(v)
 		if err != nil {
 			return fmt.Errorf("timers %s: %w", k, err)
 		}
@@ -132,8 +132,9 @@ func (d *Timers) set(k, v string) error {
 	return fmt.Errorf("timers: unknown key %q%s (keys: %s)", k, spell.Hint(k, names), strings.Join(names, ", "))
 }
 
-// parseMillis reads a duration: milliseconds, or a number with the unit ms, s or min.
-func parseMillis(v string) (int, error) {
+// ParseMillis reads a duration: milliseconds, or a whole number with the unit ms, s or min
+// (the timers directive's values, groupcheck's --max-converge-time).
+func ParseMillis(v string) (int, error) {
 	num, unit := v, 1
 	for _, u := range []struct {
 		suffix string

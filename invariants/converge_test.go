@@ -1,0 +1,71 @@
+package invariants
+
+import (
+	"testing"
+
+	"github.com/groupcheck/groupcheck/spec"
+)
+
+// TestConvergeTimeArithmetic: the time figure sums, along the slowest path after an event,
+// what each world waits for; a cycle of retries adds its longest step once.
+func TestConvergeTimeArithmetic(t *testing.T) {
+	hb, session := spec.HeartbeatWait, spec.SessionWait
+	for _, tc := range []struct {
+		name string
+		g    *liveGraph
+		wait map[int]spec.Timer
+		want int
+	}{
+		{"a heartbeat, then a session timeout",
+			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{2, 3, 2, false, 0}),
+			map[int]spec.Timer{1: hb, 2: session}, 48000},
+		{"the slower of two ways",
+			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 3, 1, false, 0}, edge3{1, 2, 2, false, 0}, edge3{2, 3, 3, false, 0}),
+			map[int]spec.Timer{1: hb, 2: session}, 48000},
+		{"a retry cycle of heartbeats counts one heartbeat",
+			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{2, 1, 2, false, 0}, edge3{2, 3, 3, false, 0}),
+			map[int]spec.Timer{1: hb, 2: hb}, 6000},
+		{"a world that waits for nothing costs nothing",
+			graphOf(3, []int{0, 2}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}),
+			map[int]spec.Timer{0: session}, 0},
+	} {
+		tc.g.durations = spec.DefaultTimers()
+		for v, w := range tc.wait {
+			tc.g.wait[v] = w
+		}
+		comp, members := tc.g.unconverged()
+		if r := tc.g.rounds(comp, members, 1); r.Figures.Time != tc.want {
+			t.Errorf("%s: time %d, want %d", tc.name, r.Figures.Time, tc.want)
+		}
+	}
+}
+
+// TestConvergeTimePath: the path of each kind's worst time starts in a converged world, takes
+// the event, ends converged, and its steps' waits add up to the figure.
+func TestConvergeTimePath(t *testing.T) {
+	c := config(t, twoMembers+"budget crashes=1 leaves=1\n")
+	r := Liveness(c, 100000)
+	goal := Goal(c)
+	for _, kind := range []string{"crash", "leave"} {
+		ct, ok := r.Rounds.Time[kind]
+		if !ok || ct.Path == nil || ct.Millis <= 0 {
+			t.Fatalf("%s: %+v", kind, ct)
+		}
+		steps := ct.Path.Steps
+		pre := ct.Path.Init
+		if ct.Start > 0 {
+			pre = steps[ct.Start-1].State
+		}
+		if !goal(pre) || steps[ct.Start].Action.Kind.String() != kind || !goal(steps[len(steps)-1].State) {
+			t.Errorf("%s: the path does not run converged → %s → converged", kind, kind)
+		}
+		sum := 0
+		for _, w := range ct.Waits {
+			sum += w.Millis
+		}
+		if sum != ct.Millis || len(ct.Waits) != len(steps)-ct.Start-1 {
+			t.Errorf("%s: waits add up to %d over %d steps, figure %d over %d", kind, sum, len(ct.Waits), ct.Millis, len(steps)-ct.Start-1)
+		}
+		t.Logf("%s: %d ms, %d steps after the event", kind, ct.Millis, len(ct.Waits))
+	}
+}
