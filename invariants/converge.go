@@ -48,39 +48,23 @@ func (g *liveGraph) timeWeight() weight {
 	}, condense: true, cycle: true}
 }
 
-// convergeTimes is, per kind of environment event, the worst time to converge and its path;
-// vals are the time's layers (layered), the last for paths that may take more events.
-func (g *liveGraph) convergeTimes(comp []int32, members [][]int32, vals [][]int) map[string]ConvergeTime {
-	type start struct {
-		from int32
-		e    edge
-	}
-	worstOf := map[string]int{}
-	first := map[string]start{}
+// timeStart is an event edge e out of converged world from.
+type timeStart struct {
+	from int32
+	e    edge
+}
+
+// convergeTimes is, per kind of environment event, the worst time to converge and its path,
+// given the first event of each kind that realises it; vals are the time's layers (layers),
+// the last for paths that may take more events.
+func (g *liveGraph) convergeTimes(comp []int32, members [][]int32, vals [][]int, slowest map[string]timeStart) map[string]ConvergeTime {
 	top := vals[len(vals)-1]
-	for i, es := range g.out {
-		if !g.goal[i] {
-			continue
-		}
-		for _, e := range es {
-			if !g.event(e) {
-				continue
-			}
-			t := 0
-			if !g.goal[e.to] {
-				t = top[e.to]
-			}
-			kind := g.keys[e.key].kind.String()
-			cur, seen := worstOf[kind]
-			if !seen || cur != Unbounded && (t == Unbounded || t > cur) {
-				worstOf[kind] = t
-				first[kind] = start{int32(i), e}
-			}
-		}
-	}
 	out := map[string]ConvergeTime{}
-	for kind, t := range worstOf {
-		s := first[kind]
+	for kind, s := range slowest {
+		t := 0
+		if !g.goal[s.e.to] {
+			t = top[s.e.to]
+		}
 		ct := ConvergeTime{Millis: t, Event: g.keys[s.e.key].text(g.init.Config())}
 		if t != Unbounded && g.init.Config() != nil {
 			ct.Path, ct.Start, ct.Waits = g.convergePath(s.from, s.e, comp, members, vals)

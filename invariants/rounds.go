@@ -97,6 +97,7 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 	stops := g.layered(comp, members, weight{state: none, edge: func(int32, edge) int { return 0 }, condense: true}, events-1)
 	timeLayers := g.layers(comp, members, g.timeWeight(), events-1)
 	times := timeLayers[len(timeLayers)-1]
+	slowest := map[string]timeStart{} // per kind, the first event of its worst time
 	for i, es := range g.out {
 		if !g.goal[i] {
 			continue
@@ -118,6 +119,9 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 				r.Witness = g.keys[e.key].text(g.init.Config())
 			}
 			kind := g.keys[e.key].kind.String()
+			if f, seen := r.ByEvent[kind]; !seen || f.Time != Unbounded && (tm == Unbounded || tm > f.Time) {
+				slowest[kind] = timeStart{int32(i), e}
+			}
 			r.ByEvent[kind] = r.ByEvent[kind].merge(rb, st, un, tm)
 			if g.stable != nil {
 				if r.PerStart == nil {
@@ -128,7 +132,7 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 			}
 		}
 	}
-	r.Time = g.convergeTimes(comp, members, timeLayers)
+	r.Time = g.convergeTimes(comp, members, timeLayers, slowest)
 	return r
 }
 
