@@ -3,6 +3,7 @@ package invariants
 import (
 	"testing"
 
+	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -67,5 +68,20 @@ func TestConvergeTimePath(t *testing.T) {
 			t.Errorf("%s: waits add up to %d over %d steps, figure %d over %d", kind, sum, len(ct.Waits), ct.Millis, len(steps)-ct.Start-1)
 		}
 		t.Logf("%s: %d ms, %d steps after the event", kind, ct.Millis, len(ct.Waits))
+	}
+}
+
+// TestJoinWaitsForTimerCostsTime: the join-waits-for-timer mutant makes the same rebalances
+// as the reference after a leave, so the rounds cannot tell them apart; the time to converge
+// can — the remaining member's join phase waits for the rebalance timeout (300 s, Kafka's
+// max.poll.interval.ms) instead of completing when it rejoins (3 s: its heartbeat).
+// Reference: docs/protocol.md §1.3 (tryCompleteJoin).
+func TestJoinWaitsForTimerCostsTime(t *testing.T) {
+	c := config(t, twoMembers+"budget leaves=1\n")
+	bad := c
+	bad.Faults = bad.Faults.With(impl.FaultJoinWaitsForTimer)
+	good, slow := Liveness(c, 100000).Rounds.ByEvent["leave"], Liveness(bad, 100000).Rounds.ByEvent["leave"]
+	if good.Rebalances != slow.Rebalances || good.Time != 3000 || slow.Time != 303000 {
+		t.Errorf("leave: %+v without the fault, %+v with it; want the same rebalances, 3 s and 303 s", good, slow)
 	}
 }
