@@ -8,31 +8,40 @@ import (
 )
 
 // TestConvergeTimeArithmetic: the time figure sums, along the slowest path after an event,
-// what each world waits for; a cycle of retries adds its longest step once.
+// each component's bound: the shortest wait of the actions enabled throughout it that lead
+// out; the retries that cycle inside it meanwhile add nothing.
 func TestConvergeTimeArithmetic(t *testing.T) {
 	hb, session := spec.HeartbeatWait, spec.SessionWait
 	for _, tc := range []struct {
 		name string
 		g    *liveGraph
-		wait map[int]spec.Timer
+		wait map[int16]spec.Timer // by key
 		want int
 	}{
 		{"a heartbeat, then a session timeout",
 			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{2, 3, 2, false, 0}),
-			map[int]spec.Timer{1: hb, 2: session}, 48000},
-		{"the slower of two ways",
+			map[int16]spec.Timer{1: hb, 2: session}, 48000},
+		{"the slower of two ways: world 1 waits at most a heartbeat, then world 2 a session",
 			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 3, 1, false, 0}, edge3{1, 2, 2, false, 0}, edge3{2, 3, 3, false, 0}),
-			map[int]spec.Timer{1: hb, 2: session}, 48000},
-		{"a retry cycle of heartbeats counts one heartbeat",
+			map[int16]spec.Timer{1: session, 2: hb, 3: session}, 48000},
+		{"the shortest action enabled bounds a world's wait",
+			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 3, 1, false, 0}, edge3{1, 2, 2, false, 0}, edge3{2, 3, 3, false, 0}),
+			map[int16]spec.Timer{1: session, 2: hb, 3: hb}, 6000},
+		{"heartbeats cycling while a session timer runs: the timer bounds the cycle",
+			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{2, 1, 2, false, 0}, edge3{1, 3, 3, false, 0}, edge3{2, 3, 3, false, 0}),
+			map[int16]spec.Timer{1: hb, 2: hb, 3: session}, 45000},
+		{"a cycle no action enabled throughout leaves: unbounded (a fair cycle)",
 			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{2, 1, 2, false, 0}, edge3{2, 3, 3, false, 0}),
-			map[int]spec.Timer{1: hb, 2: hb}, 6000},
+			map[int16]spec.Timer{1: hb, 2: hb, 3: hb}, Unbounded},
 		{"a world that waits for nothing costs nothing",
 			graphOf(3, []int{0, 2}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}),
-			map[int]spec.Timer{0: session}, 0},
+			map[int16]spec.Timer{9: session}, 0},
 	} {
 		tc.g.durations = spec.DefaultTimers()
-		for v, w := range tc.wait {
-			tc.g.wait[v] = w
+		for v := range tc.g.out {
+			for j, e := range tc.g.out[v] {
+				tc.g.out[v][j].wait = tc.wait[e.key]
+			}
 		}
 		comp, members := tc.g.unconverged()
 		if r := tc.g.rounds(comp, members, 1); r.Figures.Time != tc.want {

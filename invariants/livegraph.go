@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"hash/maphash"
+	"math"
 	"slices"
 
 	"github.com/groupcheck/groupcheck/impl"
@@ -13,10 +14,13 @@ import (
 // edge is one transition of the live graph.
 type edge struct {
 	to   int32
-	key  int32 // the action's fairness key: which process or timer takes it (see actionKey)
+	key  int16 // the action's fairness key: which process or timer takes it (see actionKey)
 	k    int16 // the action's index in spec.Actions of the source world, to re-execute it
 	bump int8  // completed rebalances it makes: generation (classic) or group epoch (KIP-848) increments
 	fair bool  // a protocol action or a free timer: weak fairness applies to it
+	// wait is what the action waits for once enabled (spec.Waits): the deadline by which
+	// it happens if nothing else does first. It fits the struct's padding.
+	wait spec.Timer
 }
 
 // actionKey names an action up to the choice it makes: weak fairness is about a process (a
@@ -33,15 +37,12 @@ type actionKey struct {
 // action that reached it, its out-edges, whether it is converged, and how many subscribed
 // partitions it leaves without a live owner.
 type liveGraph struct {
-	parent  []int32
-	action  []int16
-	out     [][]edge
-	goal    []bool
-	settled []bool // the coordinator keeps no id that no running process stands behind (spec.World.Unsettled)
-	unavail []int16
-	// wait is, per world, what it waits for before its next step (spec.Waits): of the fair
-	// actions enabled in it, the one whose duration is shortest; spec.NoWait when none is.
-	wait      []spec.Timer
+	parent    []int32
+	action    []int16
+	out       [][]edge
+	goal      []bool
+	settled   []bool // the coordinator keeps no id that no running process stands behind (spec.World.Unsettled)
+	unavail   []int16
 	durations spec.Timers // the config's (spec.Config.Durations)
 	keys      []actionKey // by key id
 	init      spec.World
@@ -66,7 +67,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	}
 	seed := maphash.MakeSeed()
 	index := map[uint64]int32{}
-	keyID := map[actionKey]int32{}
+	keyID := map[actionKey]int16{}
 	var buf []byte
 	var queue fifo
 	goal := Goal(c)
@@ -89,18 +90,20 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			g.stable[i] = h.Sum64()
 		}
 		g.unavail = append(g.unavail, int16(unowned(w)))
-		g.wait = append(g.wait, spec.NoWait)
 		queue.push(w)
 		if b.OnWorld != nil && g.stopped == "" && !b.OnWorld(w) {
 			g.stopped = StopCaller
 		}
 		return i
 	}
-	key := func(a spec.Action) int32 {
+	key := func(a spec.Action) int16 {
 		k := actionKey{kind: a.Kind, slot: a.Slot, topic: a.Topic, member: a.Member}
 		id, ok := keyID[k]
 		if !ok {
-			id = int32(len(g.keys))
+			if len(g.keys) == math.MaxInt16 {
+				panic("invariants: more fairness keys than an edge holds")
+			}
+			id = int16(len(g.keys))
 			keyID[k] = id
 			g.keys = append(g.keys, k)
 		}
@@ -123,7 +126,6 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			before = w.Encode(before[:0])
 		}
 		acts = spec.Actions(w, acts[:0])
-		waits := false // a fair action has set g.wait[i]
 		for k, a := range acts {
 			if n, ev, ok := spec.Step(w, a); ok {
 				if b.OnStep != nil && g.stopped == "" && !b.OnStep(&w, ev, &n) {
@@ -133,13 +135,9 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 					g.taken[newTakenKey(w, a)] = struct{}{}
 				}
 				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
-				fair := Fair(a, w, n)
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
-					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: fair})
+					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: Fair(a, w, n), wait: spec.Waits(w, a)})
 				g.edges++
-				if t := spec.Waits(w, a); fair && (!waits || g.durations.Of(t) < g.durations.Of(g.wait[i])) {
-					g.wait[i], waits = t, true
-				}
 			}
 		}
 		if b.CheckPure {

@@ -80,9 +80,9 @@ type weight struct {
 	state    func(v int32) int
 	edge     func(v int32, e edge) int // edge e out of world v
 	condense bool
-	// cycle, with condense, makes a cyclic component add its heaviest internal edge once
-	// (the time of one retry) besides its largest world weight.
-	cycle bool
+	// comp, if set, is what each component adds of its own besides its largest world
+	// weight (the time a behaviour can spend in it, timeBounds), Unbounded for no bound.
+	comp func(c int32) int
 }
 
 // rounds computes the Rounds figures on the explored graph, given its unconverged components,
@@ -95,7 +95,9 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 	steps := g.layered(comp, members, weight{state: none, edge: func(int32, edge) int { return 1 }, condense: true}, events-1)
 	unavail := g.layered(comp, members, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(int32, edge) int { return 0 }, condense: true}, events-1)
 	stops := g.layered(comp, members, weight{state: none, edge: func(int32, edge) int { return 0 }, condense: true}, events-1)
-	timeLayers := g.layers(comp, members, g.timeWeight(), events-1)
+	bounds, timers := g.timeBounds(comp, members)
+	tw := g.timeWeight(bounds)
+	timeLayers := g.layers(comp, members, tw, events-1)
 	times := timeLayers[len(timeLayers)-1]
 	slowest := map[string]timeStart{} // per kind, the first event of its worst time
 	for i, es := range g.out {
@@ -132,7 +134,7 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 			}
 		}
 	}
-	r.Time = g.convergeTimes(comp, members, timeLayers, slowest)
+	r.Time = g.convergeTimes(comp, members, timeLayers, slowest, tw, timers)
 	return r
 }
 
@@ -180,7 +182,7 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []i
 	val := make([]int, len(g.out))
 	for c, ws := range members {
 		cyclic, positive, exits := len(ws) > 1, false, false
-		best, own, inner := 0, 0, 0
+		best, own := 0, 0
 		for _, v := range ws {
 			if x := w.state(v); x > 0 {
 				positive = true
@@ -200,9 +202,6 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []i
 				if comp[e.to] == int32(c) {
 					cyclic = true
 					positive = positive || w.edge(v, e) > 0
-					if w.cycle {
-						inner = max(inner, w.edge(v, e))
-					}
 					continue
 				}
 				exits = true
@@ -215,8 +214,8 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []i
 				}
 			}
 		}
-		if cyclic {
-			own = max(own, inner)
+		if w.comp != nil {
+			own = add(own, w.comp(int32(c)))
 		}
 		v := add(best, own)
 		switch {
