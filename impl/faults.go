@@ -78,6 +78,11 @@ const (
 	// partitions and rejoins but keeps its member epoch, so its join heartbeat carries the
 	// fenced epoch (the inverse of AbstractMembershipManager.transitionToFenced's resetEpoch).
 	FaultKeepsEpochWhenFenced
+	// FaultJoinWaitsForTimer: the classic coordinator never completes a join phase early:
+	// every phase waits for its timer, as the initial delay does, although every member has
+	// rejoined (GroupCoordinator.tryCompleteJoin's early completion dropped; docs/protocol.md
+	// §1.3). Appended so that the faults above keep their bits.
+	FaultJoinWaitsForTimer
 	numFaults
 )
 
@@ -100,6 +105,7 @@ var faultNames = [numFaults]string{
 	"heartbeat-fencing-as-rebalance",
 	"commit-ignores-fencing",
 	"keeps-epoch-when-fenced",
+	"join-waits-for-timer",
 }
 
 // String is the fault's kebab-case name, as used on the command line and in config files.

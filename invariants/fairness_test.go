@@ -22,7 +22,7 @@ func graphOf(n int, goal []int, unavail map[int]int16, edges ...edge3) *liveGrap
 	}
 	keys := 0
 	for _, e := range edges {
-		g.out[e.from] = append(g.out[e.from], edge{to: e.to, key: e.key, fair: !e.env, bump: e.bump})
+		g.out[e.from] = append(g.out[e.from], edge{to: e.to, key: int16(e.key), fair: !e.env, bump: e.bump})
 		keys = max(keys, int(e.key)+1)
 	}
 	g.keys = make([]actionKey, keys)
@@ -81,7 +81,8 @@ func TestFairComponents(t *testing.T) {
 
 // TestRoundsArithmetic: worst cases after an environment event from a converged world
 // (world 0), over the fair edges that follow — and, with events 2, one more environment event
-// on the way.
+// on the way. The cycles here are left by an action enabled in one of their worlds only, so
+// they are fair and their time is unbounded (TestConvergeTimeArithmetic has the time).
 func TestRoundsArithmetic(t *testing.T) {
 	// twoEvents: a join (0→1) converges alone (1→2), unless its answer is lost (1→3, a second
 	// environment event), which costs two more steps, a rebalance and 4 partition-steps.
@@ -101,21 +102,21 @@ func TestRoundsArithmetic(t *testing.T) {
 		{"a retry cycle counts once for steps and unavailability",
 			graphOf(4, []int{0, 3}, map[int]int16{1: 1, 2: 2},
 				edge3{0, 1, 9, true, 1}, edge3{1, 2, 1, false, 0}, edge3{2, 1, 2, false, 0}, edge3{2, 3, 3, false, 0}),
-			Figures{Changes: 1, Rebalances: 1, Steps: 2, Unavailability: 2}, 0, 1},
+			Figures{Changes: 1, Rebalances: 1, Steps: 2, Unavailability: 2, Time: Unbounded}, 0, 1},
 		{"a cycle that completes rebalances: unbounded rounds",
 			graphOf(4, []int{0, 3}, nil,
 				edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 1}, edge3{2, 1, 2, false, 0}, edge3{2, 3, 3, false, 0}),
-			Figures{Changes: 1, Rebalances: Unbounded, Steps: 2, Unavailability: 0}, 0, 1},
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: 2, Unavailability: 0, Time: Unbounded}, 0, 1},
 		{"a behaviour that stops unconverged",
 			graphOf(4, []int{0, 3}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{1, 3, 2, false, 0}),
-			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded}, 1, 1},
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded, Time: Unbounded}, 1, 1},
 		{"two events, one counted: the loss is never taken", twoEvents,
 			Figures{Changes: 1, Rebalances: 1, Steps: 2, Unavailability: 1}, 0, 1},
 		{"two events: the loss adds its recovery", twoEvents,
 			Figures{Changes: 1, Rebalances: 2, Steps: 4, Unavailability: 5}, 0, 2},
 		{"a second event into a dead end: unbounded",
 			graphOf(4, []int{0, 2}, nil, edge3{0, 1, 9, true, 0}, edge3{1, 2, 1, false, 0}, edge3{1, 3, 8, true, 0}),
-			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded}, 1, 2},
+			Figures{Changes: 1, Rebalances: Unbounded, Steps: Unbounded, Unavailability: Unbounded, Time: Unbounded}, 1, 2},
 	} {
 		comp, members := tc.g.unconverged()
 		r := tc.g.rounds(comp, members, tc.events)
@@ -148,15 +149,19 @@ func TestRoundsOnAWorld(t *testing.T) {
 // (KAFKA-17116): one event costs 1 rebalance and 8 partition-steps, two cost 3 and 17.
 // Classic dynamic members learn their id from MEMBER_ID_REQUIRED first; the loss costs a
 // rebalance and 16 partition-steps more. One event measured is the default (Liveness).
+// Time (Kafka's default timers): KIP-848's join waits at most two heartbeat intervals (10 s),
+// the loss adds the orphaned id's session (45 s) and the request timeout (30 s); the classic
+// join waits a's heartbeat (3 s), b's, and for the pending id a lost answer left behind
+// (45 s, twice: each wait is bounded by a timer's whole duration, see ConvergeTime).
 func TestRoundsOverTwoEvents(t *testing.T) {
 	for _, tc := range []struct {
 		name, protocol string
 		one, two       Figures
 	}{
 		{"KIP-848", "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\n",
-			Figures{Changes: 15, Rebalances: 1, Steps: 20, Unavailability: 8}, Figures{Changes: 15, Rebalances: 3, Steps: 34, Unavailability: 17}},
+			Figures{Changes: 15, Rebalances: 1, Steps: 20, Unavailability: 8, Time: 10000}, Figures{Changes: 15, Rebalances: 3, Steps: 34, Unavailability: 17, Time: 90000}},
 		{"cooperative", "protocol cooperative\nconsumer kafka\ncoordinator kafka\nassignor cooperative-sticky\n",
-			Figures{Changes: 5, Rebalances: 2, Steps: 42, Unavailability: 23}, Figures{Changes: 5, Rebalances: 3, Steps: 57, Unavailability: 39}},
+			Figures{Changes: 5, Rebalances: 2, Steps: 42, Unavailability: 23, Time: 96000}, Figures{Changes: 5, Rebalances: 3, Steps: 57, Unavailability: 39, Time: 126000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(t, tc.protocol+"topic t 2\nmember a topics=t\nmember b topics=t absent\nbudget joins=1 lost-responses=1\n")

@@ -240,12 +240,12 @@ func TestKIP848StepPropertiesBite(t *testing.T) {
 // TestPropertiesApplyToTheirProtocol: classic properties never apply under protocol consumer
 // and KIP-848 ones never apply to the classic protocols (revoke-before-reassign and the
 // reaction properties are shared — leave-applied, commit-reported and fatal-reported among
-// them — and
+// them — prompt is stated for both, and
 // commit-accepted guards both protocols' commit properties).
 func TestPropertiesApplyToTheirProtocol(t *testing.T) {
 	classicCfg, kipCfg := config(t, twoMembers+"commits on\n"), config(t, twoKIP848+"commits on\n")
 	shared := map[string]bool{"revoke-before-reassign": true, "fenced-means-stop": true, "no-orphan-member": true, "commit-accepted": true,
-		"leave-applied": true, "commit-reported": true, "fatal-reported": true}
+		"leave-applied": true, "commit-reported": true, "fatal-reported": true, PromptName: true}
 	for _, p := range For(classicCfg) {
 		if strings.HasPrefix(p.Name, "kip848-") {
 			t.Errorf("%s applies to a classic world", p.Name)

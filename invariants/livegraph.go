@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"hash/maphash"
+	"math"
 	"slices"
 
 	"github.com/groupcheck/groupcheck/impl"
@@ -13,10 +14,13 @@ import (
 // edge is one transition of the live graph.
 type edge struct {
 	to   int32
-	key  int32 // the action's fairness key: which process or timer takes it (see actionKey)
+	key  int16 // the action's fairness key: which process or timer takes it (see actionKey)
 	k    int16 // the action's index in spec.Actions of the source world, to re-execute it
 	bump int8  // completed rebalances it makes: generation (classic) or group epoch (KIP-848) increments
 	fair bool  // a protocol action or a free timer: weak fairness applies to it
+	// wait is what the action waits for once enabled (spec.Waits): the deadline by which
+	// it happens if nothing else does first. It fits the struct's padding.
+	wait spec.Timer
 }
 
 // actionKey names an action up to the choice it makes: weak fairness is about a process (a
@@ -33,16 +37,17 @@ type actionKey struct {
 // action that reached it, its out-edges, whether it is converged, and how many subscribed
 // partitions it leaves without a live owner.
 type liveGraph struct {
-	parent  []int32
-	action  []int16
-	out     [][]edge
-	goal    []bool
-	settled []bool // the coordinator keeps no id that no running process stands behind (spec.World.Unsettled)
-	unavail []int16
-	keys    []actionKey // by key id
-	init    spec.World
-	edges   int
-	stopped string // the bound that stopped the graph (LiveBounds), or ""
+	parent    []int32
+	action    []int16
+	out       [][]edge
+	goal      []bool
+	settled   []bool // the coordinator keeps no id that no running process stands behind (spec.World.Unsettled)
+	unavail   []int16
+	durations spec.Timers // the config's (spec.Config.Durations)
+	keys      []actionKey // by key id
+	init      spec.World
+	edges     int
+	stopped   string // the bound that stopped the graph (LiveBounds), or ""
 	// stable is, with LiveBounds.PerStart, a fingerprint of each converged world's encoding
 	// that does not depend on the process (FNV-1a), by index.
 	stable map[int32]uint64
@@ -53,7 +58,7 @@ type liveGraph struct {
 }
 
 func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
-	g := &liveGraph{init: spec.Init(c)}
+	g := &liveGraph{init: spec.Init(c), durations: c.Durations()}
 	if b.RecordTaken {
 		g.taken = map[takenKey]struct{}{}
 	}
@@ -62,7 +67,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	}
 	seed := maphash.MakeSeed()
 	index := map[uint64]int32{}
-	keyID := map[actionKey]int32{}
+	keyID := map[actionKey]int16{}
 	var buf []byte
 	var queue fifo
 	goal := Goal(c)
@@ -91,11 +96,14 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		}
 		return i
 	}
-	key := func(a spec.Action) int32 {
+	key := func(a spec.Action) int16 {
 		k := actionKey{kind: a.Kind, slot: a.Slot, topic: a.Topic, member: a.Member}
 		id, ok := keyID[k]
 		if !ok {
-			id = int32(len(g.keys))
+			if len(g.keys) == math.MaxInt16 {
+				panic("invariants: more fairness keys than an edge holds")
+			}
+			id = int16(len(g.keys))
 			keyID[k] = id
 			g.keys = append(g.keys, k)
 		}
@@ -128,7 +136,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 				}
 				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
 				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
-					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: Fair(a, w, n)})
+					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: Fair(a, w, n), wait: spec.Waits(w, a)})
 				g.edges++
 			}
 		}

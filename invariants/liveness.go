@@ -211,12 +211,12 @@ func (g *liveGraph) fairComponents(comp []int32, members [][]int32) (fair []bool
 				if e.fair && comp[e.to] == int32(c) {
 					cyclic = true
 					taken[e.key] = true
-					touched = append(touched, e.key)
+					touched = append(touched, int32(e.key))
 				}
 				if e.fair && seen[e.key] != v+1 {
 					seen[e.key] = v + 1
 					enabled[e.key]++
-					touched = append(touched, e.key)
+					touched = append(touched, int32(e.key))
 				}
 			}
 		}
@@ -276,11 +276,11 @@ func (g *liveGraph) lasso(s int, comp []int32) *Lasso {
 			break
 		}
 		seg := g.walkIn(cur, inC, func(h hop) bool {
-			return h.e.key == k || !slices.Contains(g.fairKeys(h.e.to), k)
+			return int32(h.e.key) == k || !slices.Contains(g.fairKeys(h.e.to), k)
 		})
 		for _, h := range seg {
 			walk = append(walk, h)
-			taken[h.e.key] = true
+			taken[int32(h.e.key)] = true
 			need = intersect(need, g.fairKeys(h.e.to))
 		}
 		cur = seg[len(seg)-1].e.to
@@ -307,8 +307,8 @@ func (g *liveGraph) anyFair(v int) bool {
 func (g *liveGraph) fairKeys(v int32) []int32 {
 	var ks []int32
 	for _, e := range g.out[v] {
-		if e.fair && !slices.Contains(ks, e.key) {
-			ks = append(ks, e.key)
+		if e.fair && !slices.Contains(ks, int32(e.key)) {
+			ks = append(ks, int32(e.key))
 		}
 	}
 	slices.Sort(ks)

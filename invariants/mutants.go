@@ -348,4 +348,15 @@ var Mutants = []Mutant{
 		World:   twoKIP848OnePartition + "budget crashes=1 lost-responses=2\n",
 		Catches: []string{"fenced-means-stop", ConvergesName},
 	},
+	{
+		Fault: impl.FaultJoinWaitsForTimer, Bug: "invert", Source: "GroupCoordinator.tryCompleteJoin (docs/protocol.md §1.3), dropped",
+		Summary: "the classic coordinator completes no join phase early: every phase waits for the rebalance timeout though all members rejoined",
+		// b joins after the initial delay made a the group alone: a rejoins, and the phase
+		// with both parked waits for its timer. The same steps happen, only later (the join
+		// timer is free once everyone rejoined), so every other property holds and the rounds
+		// are the same; prompt sees the phase that waits, the time to converge grows by the
+		// rebalance timeout.
+		World:   twoCooperative,
+		Catches: []string{PromptName},
+	},
 }

@@ -101,6 +101,7 @@ var origins = map[string]Origin{
 	"kip848-revocation-timer":           promise,
 	ConvergesName:                       promise,
 	OrphansExpireName:                   promise,
+	PromptName:                          promise,
 
 	// What the broker's coordinators do.
 	"coordinator-transitions": conforms(implBroker),

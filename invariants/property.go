@@ -126,6 +126,8 @@ func All() []Property {
 		staticKept,
 		// KIP-429 §1: the KIP variant's member enters each JoinGroup owning what its trigger keeps.
 		joinPlan,
+		// Both protocols: no timer waited on when the protocol could move without it.
+		prompt,
 	}
 }
 

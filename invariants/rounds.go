@@ -29,6 +29,9 @@ type Rounds struct {
 	Stops int
 	// ByEvent holds the figures per kind of environment event (start, leave, crash...).
 	ByEvent map[string]Figures
+	// Time holds, per kind of environment event, the worst time to converge after it and
+	// the path that realises it (ConvergeTime); Figures.Time is the worst over all kinds.
+	Time map[string]ConvergeTime
 	// PerStart, with LiveBounds.PerStart, holds the figures of each measured event by where it
 	// starts: a fingerprint of the converged world's encoding (16 hex digits), a space and the
 	// event's action text.
@@ -52,11 +55,15 @@ type Figures struct {
 	// subscribed partitions no live member owns (partition-steps without an owner), with a
 	// cycle of retries again counted once: at its largest world's figure.
 	Unavailability int
+	// Time is the worst-case time to converge in milliseconds of the config's timer
+	// durations (ConvergeTime), a cycle of retries again counted once: at its longest step.
+	Time int
 }
 
 // merge widens f by one event's figures.
-func (f Figures) merge(rb, st, un int) Figures {
-	return Figures{Changes: f.Changes + 1, Rebalances: worst(f.Rebalances, rb), Steps: worst(f.Steps, st), Unavailability: worst(f.Unavailability, un)}
+func (f Figures) merge(rb, st, un, tm int) Figures {
+	return Figures{Changes: f.Changes + 1, Rebalances: worst(f.Rebalances, rb), Steps: worst(f.Steps, st),
+		Unavailability: worst(f.Unavailability, un), Time: worst(f.Time, tm)}
 }
 
 func worst(cur, v int) int {
@@ -71,8 +78,11 @@ func worst(cur, v int) int {
 // graph adds its largest world weight, and its internal edges add nothing.
 type weight struct {
 	state    func(v int32) int
-	edge     func(e edge) int
+	edge     func(v int32, e edge) int // edge e out of world v
 	condense bool
+	// comp, if set, is what each component adds of its own besides its largest world
+	// weight (the time a behaviour can spend in it, timeBounds), Unbounded for no bound.
+	comp func(c int32) int
 }
 
 // rounds computes the Rounds figures on the explored graph, given its unconverged components,
@@ -81,10 +91,15 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 	events = max(events, 1)
 	r := Rounds{Events: events, ByEvent: map[string]Figures{}}
 	none := func(int32) int { return 0 }
-	rebalances := g.layered(comp, members, weight{state: none, edge: func(e edge) int { return int(e.bump) }}, events-1)
-	steps := g.layered(comp, members, weight{state: none, edge: func(edge) int { return 1 }, condense: true}, events-1)
-	unavail := g.layered(comp, members, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(edge) int { return 0 }, condense: true}, events-1)
-	stops := g.layered(comp, members, weight{state: none, edge: func(edge) int { return 0 }, condense: true}, events-1)
+	rebalances := g.layered(comp, members, weight{state: none, edge: func(_ int32, e edge) int { return int(e.bump) }}, events-1)
+	steps := g.layered(comp, members, weight{state: none, edge: func(int32, edge) int { return 1 }, condense: true}, events-1)
+	unavail := g.layered(comp, members, weight{state: func(v int32) int { return int(g.unavail[v]) }, edge: func(int32, edge) int { return 0 }, condense: true}, events-1)
+	stops := g.layered(comp, members, weight{state: none, edge: func(int32, edge) int { return 0 }, condense: true}, events-1)
+	bounds, timers := g.timeBounds(comp, members)
+	tw := g.timeWeight(bounds)
+	timeLayers := g.layers(comp, members, tw, events-1)
+	times := timeLayers[len(timeLayers)-1]
+	slowest := map[string]timeStart{} // per kind, the first event of its worst time
 	for i, es := range g.out {
 		if !g.goal[i] {
 			continue
@@ -93,29 +108,33 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 			if !g.event(e) {
 				continue
 			}
-			rb, st, un := int(e.bump), 1, 0
+			rb, st, un, tm := int(e.bump), 1, 0, 0
 			if !g.goal[e.to] {
-				rb, st, un = add(rb, rebalances[e.to]), add(st, steps[e.to]), unavail[e.to]
+				rb, st, un, tm = add(rb, rebalances[e.to]), add(st, steps[e.to]), unavail[e.to], times[e.to]
 				if stops[e.to] == Unbounded {
 					r.Stops++
 				}
 			}
 			old := r.Figures
-			r.Figures = r.merge(rb, st, un)
+			r.Figures = r.merge(rb, st, un, tm)
 			if r.Witness == "" || r.Rebalances != old.Rebalances {
 				r.Witness = g.keys[e.key].text(g.init.Config())
 			}
 			kind := g.keys[e.key].kind.String()
-			r.ByEvent[kind] = r.ByEvent[kind].merge(rb, st, un)
+			if f, seen := r.ByEvent[kind]; !seen || f.Time != Unbounded && (tm == Unbounded || tm > f.Time) {
+				slowest[kind] = timeStart{int32(i), e}
+			}
+			r.ByEvent[kind] = r.ByEvent[kind].merge(rb, st, un, tm)
 			if g.stable != nil {
 				if r.PerStart == nil {
 					r.PerStart = map[string]Figures{}
 				}
 				k := fmt.Sprintf("%016x %s", g.stable[int32(i)], g.keys[e.key].text(g.init.Config()))
-				r.PerStart[k] = r.PerStart[k].merge(rb, st, un)
+				r.PerStart[k] = r.PerStart[k].merge(rb, st, un, tm)
 			}
 		}
 	}
+	r.Time = g.convergeTimes(comp, members, timeLayers, slowest, tw, timers)
 	return r
 }
 
@@ -137,11 +156,18 @@ func (g *liveGraph) event(e edge) bool {
 // fewer. Event edges lead one layer down, so a layer's cycles are its fair ones, and layer 0
 // is longest itself.
 func (g *liveGraph) layered(comp []int32, members [][]int32, w weight, more int) []int {
-	val := g.longest(comp, members, w, nil)
+	vals := g.layers(comp, members, w, more)
+	return vals[len(vals)-1]
+}
+
+// layers is layered keeping every layer, the one of no further event first: a walk that
+// realises the last one (worstWalk) steps down a layer at each further event.
+func (g *liveGraph) layers(comp []int32, members [][]int32, w weight, more int) [][]int {
+	vals := [][]int{g.longest(comp, members, w, nil)}
 	for range more {
-		val = g.longest(comp, members, w, val)
+		vals = append(vals, g.longest(comp, members, w, vals[len(vals)-1]))
 	}
-	return val
+	return vals
 }
 
 // longest is, per unconverged world, the largest total weight of a path of fair edges from it
@@ -165,7 +191,7 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []i
 			for _, e := range g.out[v] {
 				if !e.fair {
 					if below != nil && g.event(e) {
-						x := w.edge(e)
+						x := w.edge(v, e)
 						if !g.goal[e.to] {
 							x = add(x, below[e.to])
 						}
@@ -175,11 +201,11 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []i
 				}
 				if comp[e.to] == int32(c) {
 					cyclic = true
-					positive = positive || w.edge(e) > 0
+					positive = positive || w.edge(v, e) > 0
 					continue
 				}
 				exits = true
-				x := w.edge(e)
+				x := w.edge(v, e)
 				if !g.goal[e.to] {
 					x = add(x, val[e.to])
 				}
@@ -187,6 +213,9 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []i
 					best = x
 				}
 			}
+		}
+		if w.comp != nil {
+			own = add(own, w.comp(int32(c)))
 		}
 		v := add(best, own)
 		switch {

@@ -43,7 +43,11 @@ type Config struct {
 	// OnFatal is `on-fatal` (classic only): what the application does when a classic member's
 	// poll throws a fatal error — stop (the zero value) or catch it and poll again.
 	OnFatal consumer.FatalReaction
-	_       struct{}
+	// Timers is the `timers` directive: the durations of what steps wait for (Durations),
+	// nil for Kafka's defaults. They are a cost the liveness graph sums along paths, never
+	// part of a world's state.
+	Timers *Timers
+	_      struct{}
 }
 
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and
@@ -163,6 +167,9 @@ func (c Config) Validate() error {
 	}
 	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
 		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")
+	}
+	if err := c.Durations().validate(); err != nil {
+		return err
 	}
 	if len(c.Topics) == 0 {
 		return fmt.Errorf("topics: at least one topic is needed")

@@ -67,13 +67,21 @@ import (
 //	                                          throws a fatal error stops for good;
 //	                                          poll-again: the application catches it and
 //	                                          polls on (consumer.FatalReaction); classic only
+//	timers      KEY=DURATION ...              the durations of what steps wait for (Timers),
+//	                                          in ms or with a unit (ms, s, min): network-delay,
+//	                                          poll-interval, heartbeat-interval, session-timeout,
+//	                                          initial-delay, rebalance-timeout,
+//	                                          consumer-heartbeat-interval,
+//	                                          consumer-session-timeout, request-timeout,
+//	                                          max-poll-interval, metadata-max-age; unnamed
+//	                                          keys keep Kafka's defaults (DefaultTimers)
 //	group-max-size N                          default 0, unlimited: the coordinator's
 //	                                          group.max.size (classic) or
 //	                                          group.consumer.max.size (KIP-848); a member
 //	                                          joining a full group is refused with
 //	                                          GROUP_MAX_SIZE_REACHED (docs/protocol.md §1.4, §3.3)
 //
-// Every directive but topic, member, budget and fault may appear once. Parsing is strict: an
+// Every directive but topic, member, budget, timers and fault may appear once. Parsing is strict: an
 // unknown directive, key or value, a repeated directive or a missing required one is an error
 // naming the line. The config is validated (Config.Validate) before it is returned.
 func ParseConfig(name string, r io.Reader) (Config, error) {
@@ -146,10 +154,10 @@ func (p *parser) record(f []string, n int) {
 		if d == "member" {
 			p.memberLines = append(p.memberLines, n)
 		}
-	case "budget":
+	case "budget", "timers":
 		for _, a := range args {
 			k, _, _ := strings.Cut(a, "=")
-			p.lines["budget "+k] = n
+			p.lines[d+" "+k] = n
 		}
 	}
 }
@@ -179,9 +187,9 @@ func (p *parser) lineOf(err error) (int, bool) {
 }
 
 // directives are the config file's directives, in the order its documentation gives them.
-var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "group-max-size"}
+var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "group-max-size", "timers"}
 
-var repeatable = map[string]bool{"topic": true, "member": true, "budget": true, "fault": true}
+var repeatable = map[string]bool{"topic": true, "member": true, "budget": true, "fault": true, "timers": true}
 
 func (p *parser) directive(f []string) error {
 	d, args := f[0], f[1:]
@@ -222,6 +230,8 @@ func (p *parser) directive(f []string) error {
 		return p.member(args)
 	case "budget":
 		return p.budget(args)
+	case "timers":
+		return p.timers(args)
 	case "fault":
 		return one(d, args, func(v string) error {
 			f, ok := impl.ParseFault(v)
@@ -422,4 +432,23 @@ func (b *Budget) set(k string, n int) error {
 		names = append(names, f.name)
 	}
 	return fmt.Errorf("budget: unknown key %q%s (keys: %s)", k, spell.Hint(k, names), strings.Join(names, ", "))
+}
+
+// timers reads KEY=DURATION pairs over the durations read so far (Kafka's defaults first).
+func (p *parser) timers(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("timers needs KEY=DURATION pairs")
+	}
+	d := p.cfg.Durations()
+	for _, a := range args {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return fmt.Errorf("timers: %q is not KEY=DURATION", a)
+		}
+		if err := d.set(k, v); err != nil {
+			return err
+		}
+	}
+	p.cfg.Timers = &d
+	return nil
 }

@@ -42,6 +42,9 @@ func (c Config) Format() string {
 	if c.OnFatal != consumer.FatalStops {
 		fmt.Fprintf(&b, "on-fatal %s\n", c.OnFatal)
 	}
+	if t := c.Durations().String(); t != "" {
+		fmt.Fprintf(&b, "timers %s\n", t)
+	}
 	if c.Commits && c.CommitPolicy != consumer.CommitJava {
 		fmt.Fprintf(&b, "commits %s\n", c.CommitPolicy)
 	} else if c.Commits {

@@ -114,6 +114,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	liveness := fs.Bool("liveness", false, "also check convergence under weak fairness and measure rebalance rounds (builds the state graph in memory)")
 	maxRounds := fs.Int("max-rounds", 0, "fail when the worst-case rebalances after the environment events exceed N (implies --liveness)")
 	maxUnavailable := fs.Int("max-unavailable", -1, "fail when the worst-case partition-steps without an owner after the environment events exceed N (implies --liveness)")
+	maxTime := fs.String("max-converge-time", "", "fail when the worst-case time to converge after the environment events exceeds D (ms, or 90s, 5min; implies --liveness)")
 	events := fs.Int("events", 1, "measure the rounds over behaviours of up to K environment events: a first one in a converged group, the others before it converges again (with --liveness)")
 	symmetry := fs.Bool("symmetry", false, "keep one world per orbit under permutations of interchangeable members (exact; see spec.NewSymmetry)")
 	showExpected := fs.Bool("show-expected", false, "also print the counterexample of each expected violation (by default: its reason, in one line)")
@@ -139,7 +140,16 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: --events %d: want at least 1\n", *events)
 		return 2
 	}
-	measure := *liveness || *maxRounds > 0 || *maxUnavailable >= 0
+	maxMillis := 0
+	if *maxTime != "" {
+		ms, err := spec.ParseMillis(*maxTime)
+		if err != nil || ms == 0 {
+			fmt.Fprintf(stderr, "groupcheck explore: --max-converge-time %s: want a positive duration (ms, or with a unit: 90s, 5min)\n", *maxTime)
+			return 2
+		}
+		maxMillis = ms
+	}
+	measure := *liveness || *maxRounds > 0 || *maxUnavailable >= 0 || maxMillis > 0
 	if *events > 1 && !measure {
 		fmt.Fprintf(stderr, "groupcheck explore: --events %d measures rounds: add --liveness (or a bound)\n", *events)
 		return 2
@@ -203,6 +213,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		rep.PeakMemory = max(rep.PeakMemory, explorer.PeakResidentBytes())
 		rep.checkRounds(*maxRounds)
 		rep.checkUnavailable(*maxUnavailable)
+		rep.checkConvergeTime(maxMillis)
 	}
 	rep.byOrigin()
 	if *out != "" {

@@ -155,6 +155,7 @@ func (r *roundsReport) charts() []htmlreport.Chart {
 		{"Worst-case rebalances after one event, until converged again", func(f figuresReport) int { return f.Rebalances }},
 		{"Worst-case steps", func(f figuresReport) int { return f.Steps }},
 		{"Worst-case partition-steps without an owner", func(f figuresReport) int { return f.Unavailability }},
+		{"Worst-case time to converge (ms waited on timers)", func(f figuresReport) int { return f.Time }},
 	}
 	var out []htmlreport.Chart
 	for i, fg := range figs {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/invariants"
@@ -91,6 +92,13 @@ type roundsReport struct {
 	// UnavailableExceeded says the worst case is above it.
 	MaxUnavailable      *int `json:"max_unavailable,omitempty"`
 	UnavailableExceeded bool `json:"unavailable_exceeded,omitempty"`
+	// Time is the worst time to converge per kind of event (invariants.ConvergeTime), with
+	// the actions from the event on (figuresReport.Time is the worst of all); MaxConvergeTime is --max-converge-time (0: not given).
+	Converge        map[string]convergeReport `json:"time_to_converge"`
+	MaxConvergeTime int                       `json:"max_converge_time_ms,omitempty"`
+	TimeExceeded    bool                      `json:"time_exceeded,omitempty"`
+
+	times map[string]invariants.ConvergeTime // the paths, for --out
 }
 
 type figuresReport struct {
@@ -98,14 +106,62 @@ type figuresReport struct {
 	Rebalances     int `json:"rebalances"`
 	Steps          int `json:"steps"`
 	Unavailability int `json:"unavailability"`
+	Time           int `json:"time_ms"`
+}
+
+// convergeReport is one kind's worst time to converge: -1 where unbounded.
+type convergeReport struct {
+	Millis int      `json:"millis"`
+	Event  string   `json:"event"`
+	Trace  []string `json:"trace,omitempty"` // the event, then the slowest path's actions
 }
 
 func newRoundsReport(r invariants.Rounds) *roundsReport {
-	rep := &roundsReport{figuresReport: figuresReport(r.Figures), Events: r.Events, Witness: r.Witness, Stops: r.Stops, ByEvent: map[string]figuresReport{}}
+	rep := &roundsReport{figuresReport: figuresReport(r.Figures), Events: r.Events, Witness: r.Witness, Stops: r.Stops,
+		ByEvent: map[string]figuresReport{}, Converge: map[string]convergeReport{}, times: r.Time}
 	for k, f := range r.ByEvent {
 		rep.ByEvent[k] = figuresReport(f)
 	}
+	for k, ct := range r.Time {
+		cr := convergeReport{Millis: ct.Millis, Event: ct.Event}
+		if ct.Path != nil {
+			cfg := ct.Path.Init.Config()
+			for _, s := range ct.Path.Steps[ct.Start:] {
+				cr.Trace = append(cr.Trace, s.Action.Text(cfg))
+			}
+		}
+		rep.Converge[k] = cr
+	}
 	return rep
+}
+
+// exceeded reports whether a figure passed its bound (--max-rounds, --max-unavailable,
+// --max-converge-time).
+func (r *roundsReport) exceeded() bool {
+	return r.Exceeded || r.UnavailableExceeded || r.TimeExceeded
+}
+
+// checkConvergeTime applies --max-converge-time (ms, 0: not given): the worst time to
+// converge must be bounded and at most ms.
+func (r *report) checkConvergeTime(ms int) {
+	if r.Rounds == nil || ms <= 0 {
+		return
+	}
+	r.Rounds.MaxConvergeTime = ms
+	r.Rounds.TimeExceeded = r.Rounds.Time == invariants.Unbounded || r.Rounds.Time > ms
+}
+
+// millis renders a time figure: "unbounded", "800 ms", "48 s", "9.999 s".
+func millis(ms int) string {
+	switch {
+	case ms == invariants.Unbounded:
+		return "unbounded"
+	case ms < 1000:
+		return fmt.Sprintf("%d ms", ms)
+	case ms%1000 == 0:
+		return fmt.Sprintf("%d s", ms/1000)
+	}
+	return strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64) + " s"
 }
 
 // checkRounds applies --max-rounds: the worst case must be bounded and at most n.
@@ -140,8 +196,8 @@ func (r *roundsReport) writeText(w io.Writer) {
 		after = fmt.Sprintf("an environment event in a converged group and up to %d more before it converges again", r.Events-1)
 		first = " first"
 	}
-	fmt.Fprintf(w, "\nafter %s (%d measured), worst case until converged again: %s rebalances (%s%s), %s steps, %s partition-steps without an owner",
-		after, r.Changes, figure(r.Rebalances), r.Witness, first, figure(r.Steps), figure(r.Unavailability))
+	fmt.Fprintf(w, "\nafter %s (%d measured), worst case until converged again: %s rebalances (%s%s), %s steps, %s partition-steps without an owner, %s waited on timers",
+		after, r.Changes, figure(r.Rebalances), r.Witness, first, figure(r.Steps), figure(r.Unavailability), millis(r.Time))
 	if r.Stops > 0 {
 		fmt.Fprintf(w, "; after %d of them some behaviour stops unconverged until the environment acts again", r.Stops)
 	}
@@ -153,7 +209,14 @@ func (r *roundsReport) writeText(w io.Writer) {
 	sort.Strings(kinds)
 	for _, k := range kinds {
 		f := r.ByEvent[k]
-		fmt.Fprintf(w, "  %-18s %5d events: %s rebalances, %s steps, %s partition-steps without an owner\n", k, f.Changes, figure(f.Rebalances), figure(f.Steps), figure(f.Unavailability))
+		fmt.Fprintf(w, "  %-18s %5d events: %s rebalances, %s steps, %s partition-steps without an owner, %s to converge\n", k, f.Changes, figure(f.Rebalances), figure(f.Steps), figure(f.Unavailability), millis(f.Time))
+	}
+	if r.MaxConvergeTime > 0 {
+		verdict := "within"
+		if r.TimeExceeded {
+			verdict = "EXCEEDS"
+		}
+		fmt.Fprintf(w, "max-converge-time %s: the worst case %s the bound\n", millis(r.MaxConvergeTime), verdict)
 	}
 	if r.MaxRounds > 0 {
 		verdict := "within"

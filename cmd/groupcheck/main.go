@@ -4,7 +4,8 @@
 //	                   [--property NAME,...] [--show-expected]
 //	                   [--max-depth N] [--max-states N] [--max-time DURATION]
 //	                   [--max-memory SIZE] [--spill-frontier SIZE] [--symmetry]
-//	                   [--liveness] [--max-rounds N] [--json] [--out DIR] [--html FILE]
+//	                   [--liveness] [--max-rounds N] [--max-converge-time D]
+//	                   [--json] [--out DIR] [--html FILE]
 //	groupcheck presets
 //	groupcheck properties [--write FILE]
 //	groupcheck replay FILE [--rewrite]

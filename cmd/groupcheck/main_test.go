@@ -203,3 +203,47 @@ func TestMaxUnavailableAndEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxConvergeTime: the time to converge is reported per event kind, --max-converge-time
+// bounds it (a KIP-848 join waits two heartbeat intervals at most: 10 s with Kafka's
+// defaults, 1 s with a 500 ms interval), --out writes its path, and bad values exit 2.
+func TestMaxConvergeTime(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "join.conf")
+	world := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nmember b topics=t absent\nbudget joins=1\n"
+	fast := filepath.Join(dir, "fast.conf")
+	if err := os.WriteFile(file, []byte(world), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fast, []byte(world+"timers consumer-heartbeat-interval=500\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		file string
+		args []string
+		code int
+		want string
+	}{
+		{file, []string{"--liveness"}, 0, "start                  3 events: 1 rebalances, 19 steps, 8 partition-steps without an owner, 10 s to converge"},
+		{file, []string{"--liveness", "--json"}, 0, `"time_ms": 10000`},
+		{file, []string{"--max-converge-time", "10s"}, 0, "max-converge-time 10 s: the worst case within the bound"},
+		{file, []string{"--max-converge-time", "9999"}, 1, "max-converge-time 9.999 s: the worst case EXCEEDS the bound"},
+		{fast, []string{"--max-converge-time", "1s", "--json"}, 0, `"max_converge_time_ms": 1000`},
+		{file, []string{"--max-converge-time", "soon"}, 2, ""},
+		{file, []string{"--max-converge-time", "0"}, 2, ""},
+	} {
+		var out, errb strings.Builder
+		code := run(append([]string{"explore", "--config", tc.file}, tc.args...), &out, &errb)
+		if code != tc.code || !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%v: exit %d, want %d and %q\n%s%s", tc.args, code, tc.code, tc.want, out.String(), errb.String())
+		}
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"explore", "--config", file, "--liveness", "--out", dir}, &out, &errb); code != 0 {
+		t.Fatalf("--out: exit %d\n%s", code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "join.conf-time-start.trace"))
+	if err != nil || !strings.Contains(string(b), "# waited 5000 ms (consumer-heartbeat-interval)") {
+		t.Errorf("the time trace (%v):\n%s", err, b)
+	}
+}

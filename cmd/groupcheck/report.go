@@ -105,7 +105,7 @@ func (r *report) failed() bool {
 			return true
 		}
 	}
-	return r.Rounds != nil && (r.Rounds.Exceeded || r.Rounds.UnavailableExceeded)
+	return r.Rounds != nil && r.Rounds.exceeded()
 }
 
 // checkedName is the property a trace of p names, which its replay checks at the end.
@@ -152,6 +152,9 @@ func (r *report) writeTraces(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	if err := r.writeConvergeTraces(dir); err != nil {
+		return err
+	}
 	for i, p := range r.Properties {
 		if r.paths[i] == nil || p.liveness && r.lasso == nil {
 			continue
@@ -181,6 +184,33 @@ func (r *report) writeTraces(dir string) error {
 		}
 		name := filepath.Join(dir, cleanName(r.Config+"-"+p.Name)+".trace")
 		if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeConvergeTraces writes, per kind of environment event, the path of its worst time to
+// converge (CONFIG-time-KIND.trace), when the rounds were measured and the time is bounded.
+func (r *report) writeConvergeTraces(dir string) error {
+	if r.Rounds == nil {
+		return nil
+	}
+	for _, kind := range sortedKeys(r.Rounds.times) {
+		ct := r.Rounds.times[kind]
+		if ct.Path == nil {
+			continue
+		}
+		h := traces.Header{
+			About: []string{fmt.Sprintf("the worst time to converge after a %s: %d ms waited on timers (%s)", kind, ct.Millis, ct.Event),
+				"each step after the event waits for the shortest timer a protocol action enabled before it waits for (invariants.ConvergeTime)"},
+			Found: fmt.Sprintf("bfs slowest path in the liveness graph, %d steps after the event", len(ct.Waits)),
+		}
+		var b strings.Builder
+		if err := traces.WriteConvergeTime(&b, h, r.cfg, ct); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, cleanName(r.Config+"-time-"+kind)+".trace"), []byte(b.String()), 0o644); err != nil {
 			return err
 		}
 	}

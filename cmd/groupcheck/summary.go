@@ -96,7 +96,7 @@ func (r *report) writeText(w io.Writer, showExpected bool) {
 			fmt.Fprintf(w, "\nUNREACHED %s (%s): no reachable state satisfies it, so what it guards may hold vacuously\n  %s\n  source: %s\n", p.Name, p.Origin, p.Statement, p.Source)
 		}
 	}
-	if r.Rounds != nil && (r.Rounds.Exceeded || r.Rounds.UnavailableExceeded) {
+	if r.Rounds != nil && r.Rounds.exceeded() {
 		r.Rounds.writeText(w)
 	}
 	expected := false
@@ -122,7 +122,7 @@ func (r *report) writeText(w io.Writer, showExpected bool) {
 	if r.Reduction != "" {
 		fmt.Fprintf(w, "\n%s\n", reductionNote)
 	}
-	if r.Rounds != nil && !r.Rounds.Exceeded && !r.Rounds.UnavailableExceeded {
+	if r.Rounds != nil && !r.Rounds.exceeded() {
 		r.Rounds.writeText(w)
 	}
 	if len(r.NeverTaken) > 0 {

@@ -51,5 +51,6 @@
 // whose JoinGroup is already parked (usually just the one that triggered the rebalance), so
 // every other dynamic member is evicted while alive. FaultNoSyncTimer (B3, KAFKA-12890) removes
 // the sync timer: SyncPhaseTimeout is never enabled and a member that never syncs keeps the
-// group in CompletingRebalance.
+// group in CompletingRebalance. FaultJoinWaitsForTimer drops the early completion: every join
+// phase waits for JoinPhaseTimeout, as InitialDelayedJoin does.
 package coordinator

@@ -134,9 +134,12 @@ func (s *step) prepareRebalance() {
 }
 
 // maybeCompleteJoin completes the join phase early when every member has rejoined and no
-// pending member is outstanding; InitialDelayedJoin never completes early.
-// Reference: docs/protocol.md §1.3.
+// pending member is outstanding; InitialDelayedJoin never completes early. Under
+// impl.FaultJoinWaitsForTimer no phase does. Reference: docs/protocol.md §1.3.
 func (s *step) maybeCompleteJoin() {
+	if s.g.cfg.Faults.Has(impl.FaultJoinWaitsForTimer) {
+		return
+	}
 	if s.g.state == PreparingRebalance && !s.g.initialJoin && s.g.allJoined() {
 		s.completeJoin()
 	}

@@ -92,6 +92,11 @@ func (s State) inGroup() bool {
 // (Java shouldHeartbeatNow): the join, the acknowledgement and the leave.
 func (s State) urgent() bool { return s == Joining || s == Acknowledging || s == Leaving }
 
+// Urgent reports whether a member in state s sends its heartbeat at once instead of waiting
+// for the heartbeat interval: JOINING, ACKNOWLEDGING, LEAVING (Java shouldHeartbeatNow).
+// Reference: docs/protocol.md §3.7.
+func (s State) Urgent() bool { return s.urgent() }
+
 // holdsAssignment reports whether the member may own partitions and commit them.
 func (s State) holdsAssignment() bool {
 	return s == Reconciling || s == Acknowledging || s == Stable
