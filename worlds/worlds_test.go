@@ -26,3 +26,25 @@ func TestText(t *testing.T) {
 		t.Errorf("Text(nope) = %v", err)
 	}
 }
+
+// TestPins: pins.txt parses (each world pinned once, each with a file) and is in Format's
+// layout, so that -rewrite diffs only the counts that changed.
+func TestPins(t *testing.T) {
+	ps, err := LoadPins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(ps.Format()); got != string(pinsText) {
+		t.Errorf("pins.txt is not in Format's layout; want\n%s", got)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"tests/two-members 1 2 3\ntests/two-members 1 2 3\n", "pinned twice"},
+		{"nope 1 2 3\n", `unknown world "nope"`},
+		{"tests/two-members 1 x 3\n", `count "x" is not a whole number`},
+		{"tests/two-members 1 2\n", "want \"world distinct generated depth\""},
+	} {
+		if _, err := ParsePins("p", strings.NewReader(bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("ParsePins(%q) = %v, want an error containing %q", bad.text, err, bad.want)
+		}
+	}
+}
