@@ -43,8 +43,8 @@ var comparedChanges = []struct {
 // consumer revokes like eager (README: upgrade hazards); the KIP-848 draft's and the shipped KIP-848
 // reconciliations tie on these changes.
 func TestCompareProtocols(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores 20 worlds with their graphs")
+	if !long() {
+		t.Skip("explores 20 worlds with their graphs (GROUPCHECK_LONG)")
 	}
 	for _, ch := range comparedChanges {
 		for i, p := range comparedProtocols {

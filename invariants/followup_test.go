@@ -32,8 +32,8 @@ func TestFollowupRebalances(t *testing.T) {
 		{"preset cooperative-followup", presetText(t, "cooperative-followup"), 79896},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if testing.Short() && tc.distinct > 10000 {
-				t.Skipf("explores %d states with liveness", tc.distinct)
+			if !long() && tc.distinct > 10000 {
+				t.Skipf("explores %d states with liveness (GROUPCHECK_LONG)", tc.distinct)
 			}
 			c := config(t, tc.world)
 			r := check(t, c, 0)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/spec"
+	"github.com/groupcheck/groupcheck/worlds"
 )
 
 // Mutant is a named fault of the reference (impl.Fault), documented with its real source, and
@@ -91,27 +92,6 @@ topic t 2
 member a topics=t
 member b topics=t
 `
-	// twoKIP848OnePartition is the same with one partition: the smallest world that fences a
-	// still-registered member (B18).
-	twoKIP848OnePartition = `protocol consumer
-consumer kafka
-coordinator kafka
-assignor uniform
-topic t 1
-member a topics=t
-member b topics=t
-`
-	// threeCooperative: a third cooperative member joins a running group of two, three
-	// partitions; the correct model converges within two rebalances of the join.
-	threeCooperative = `protocol cooperative
-consumer kafka
-coordinator kafka
-assignor cooperative-sticky
-topic t 3
-member a topics=t
-member b topics=t
-member c topics=t absent
-`
 	// threeCooperativeV1 is threeCooperative with v1 subscriptions (KIP-429 without KIP-792's
 	// generation field): claims carry the generation of cooperative-sticky's user data.
 	threeCooperativeV1 = `protocol cooperative
@@ -122,18 +102,6 @@ topic t 3
 member a topics=t version=1
 member b topics=t version=1
 member c topics=t absent version=1
-`
-	// twoKIPNeedsRejoin is docs/protocol.md §7 under consumer kip: a partition is added while a and b
-	// form the group, so the leader's metadata rejoin keeps what it owns and its plan finds a
-	// maybe-revoking partition assigned to a new owner (traces/scenarios/needs-rejoin-kip.trace).
-	twoKIPNeedsRejoin = `protocol cooperative
-consumer kip
-coordinator kafka
-assignor cooperative-sticky
-topic t 3
-member a topics=t
-member b topics=t
-budget partition-additions=1
 `
 	twoEagerSticky = `protocol eager
 consumer kafka
@@ -153,7 +121,7 @@ var Mutants = []Mutant{
 		// No budget lets the coordinator remove a live member here, so the zombie the fault
 		// makes is not the expected window: the strict form catches it. The eviction loop
 		// itself is a liveness failure.
-		World:     twoCooperative + "budget leaves=1\n",
+		World:     worlds.MustText("mutants/join-timer-zero"),
 		Catches:   []string{"exclusive-ownership-strict"},
 		MaxStates: 30000,
 	},
@@ -164,13 +132,13 @@ var Mutants = []Mutant{
 		// so its session never expires of itself). b's SyncGroup waits for the leader's; with
 		// no sync timer nothing removes a, and no step is enabled: a dead end. With the timer
 		// (free, since a will never sync) a is removed and b converges alone.
-		World:   twoCooperative + "budget hangs=1\n",
+		World:   worlds.MustText("mutants/no-sync-timer"),
 		Catches: []string{ConvergesName},
 	},
 	{
 		Fault: impl.FaultSkipJoinPrepareAfterReset, Bug: "B7", Source: "KAFKA-12983",
 		Summary: "after a reset mid-rebalance the consumer skips onJoinPrepare and keeps claiming its partitions",
-		World:   twoCooperative + "budget session-timeouts=1\n",
+		World:   worlds.MustText("mutants/skip-join-prepare-after-reset"),
 		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "reset-loses-partitions"},
 	},
 	{
@@ -184,7 +152,7 @@ var Mutants = []Mutant{
 		// in Kafka came through B9's validation or B10's arbitration, and under B10 it does
 		// the opposite: it removes the double ownership, as the late member no longer looks
 		// older than the rest.
-		World:   threeCooperativeV1 + "budget joins=1\n",
+		World:   worlds.MustText("mutants/stale-claim-after-sync-rebalance"),
 		Catches: []string{"claims-truthful"},
 	},
 	{
@@ -196,7 +164,7 @@ var Mutants = []Mutant{
 		// onJoinPrepare reports every partition it owns lost (KAFKA-14016's over-revocation:
 		// the worst-case unavailability after the join rises from 38 to 55 partition-steps,
 		// rounds unchanged).
-		World:   threeCooperative + "budget joins=1\n",
+		World:   worlds.MustText("mutants/reset-generation-on-sync-rebalance"),
 		Catches: []string{"lost-only-after-membership-lost"},
 	},
 	{
@@ -215,7 +183,7 @@ var Mutants = []Mutant{
 		// keeps rejoining) and none is given; in Kafka it fires, and the next leader computes
 		// the same round from the same claims. (With sync-timeouts=1 the liveness graph did
 		// not fit in 22 GB in 10 minutes, so that variant is unchecked.)
-		World:   threeCooperativeV1 + "budget joins=1\n",
+		World:   worlds.MustText("mutants/validate-builtin-cooperative"),
 		Base:    []impl.Fault{impl.FaultDropLowerGenerationClaims},
 		Catches: []string{ConvergesName},
 	},
@@ -230,19 +198,19 @@ var Mutants = []Mutant{
 		// data, the generation of the last assignment applied (the v2 field would say 2 for
 		// c too, docs/protocol.md §2.8, and the fault would not bite); the fault drops c's sole claim
 		// and gen 3 gives t-1 to b while c owns it.
-		World:   threeCooperativeV1 + "budget joins=1\n",
+		World:   worlds.MustText("mutants/drop-lower-generation-claims"),
 		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "sticky-least-movement"},
 	},
 	{
 		Fault: impl.FaultStickyMergeWithoutGeneration, Bug: "B11", Source: "KAFKA-7026 (KIP-341)",
 		Summary: "the eager sticky assignor merges cached previous assignments without generation precedence",
-		World:   twoEagerSticky + "budget lost-responses=1\n",
+		World:   worlds.MustText("mutants/sticky-merge-without-generation"),
 		Catches: []string{"exclusive-ownership", "sync-assignment-valid", "sticky-least-movement"},
 	},
 	{
 		Fault: impl.FaultEagerKeepsOwnedList, Bug: "B23", Source: "franz-go #686 (fix #720, v1.17.0)",
 		Summary: "an eager member revokes everything but still advertises its last assignment as owned",
-		World:   twoEagerSticky + "budget crashes=1\n",
+		World:   worlds.MustText("mutants/eager-keeps-owned-list"),
 		Catches: []string{"exclusive-ownership", "no-handover-while-owned", "revoke-before-reassign", "eager-joins-empty"},
 	},
 	{
@@ -255,7 +223,7 @@ var Mutants = []Mutant{
 		// The coordinator still enforces a single holder: 720 of 8,206 worlds can never
 		// converge, ending in a dead end. kip848-revocation-timer sees the reset timer at once
 		// (10 steps: a revokes t-0 at epoch 1 under a timer armed for epoch 3).
-		World:   twoKIP848 + "member c topics=t absent\nbudget joins=1\n",
+		World:   worlds.MustText("mutants/recompute-while-revoking"),
 		Catches: []string{ConvergesName, "kip848-revocation-timer"},
 	},
 	{
@@ -271,7 +239,7 @@ var Mutants = []Mutant{
 		// partition stays with a on the coordinator and with nobody in the client. Nothing is
 		// owned twice, so no safety property fails: a fair cycle of two steps (rejoin, fenced).
 		// The session timeout that ends it in Kafka is a budgeted event here, never forced.
-		World:   twoKIP848OnePartition + "budget crashes=1 lost-responses=2\n",
+		World:   worlds.MustText("mutants/stale-check-on-rejoin"),
 		Catches: []string{ConvergesName},
 	},
 	{
@@ -281,7 +249,7 @@ var Mutants = []Mutant{
 		// UNKNOWN_MEMBER_ID, it loses its partitions and is stuck JOINING without sending.
 		// The stuck member owns nothing and sends nothing, so no safety property fails: 1,658
 		// of 1,775 worlds can never converge, ending in a dead end.
-		World:   twoKIP848 + "budget session-timeouts=1 rebalance-timeouts=1\n",
+		World:   worlds.MustText("mutants/in-flight-stuck-on-error"),
 		Catches: []string{ConvergesName},
 	},
 	{
@@ -294,7 +262,7 @@ var Mutants = []Mutant{
 		// ownership property fails and the group converges: the bound on rounds sees the
 		// third rebalance (docs/protocol.md §2.8: normally two), sticky-least-movement the round that
 		// keeps one claim where a balanced one keeps two.
-		World:     threeCooperative + "budget joins=1\n",
+		World:     worlds.MustText("mutants/balance-moves-owned"),
 		Catches:   []string{"sticky-least-movement"},
 		MaxRounds: 2,
 	},
@@ -304,7 +272,7 @@ var Mutants = []Mutant{
 		// a leads gen 1 alone and owns t-0 t-1 t-2; t gains a partition and a's metadata
 		// rejoin keeps all three (§1.b) while b joins; gen 2 moves t-2 to b, and the plan
 		// encodes it to b at once while a owns it until it applies its own assignment.
-		World:   twoKIPNeedsRejoin,
+		World:   worlds.MustText("mutants/plan-skips-withhold"),
 		Catches: []string{"exclusive-ownership", "no-handover-while-owned"},
 	},
 	{
@@ -313,7 +281,7 @@ var Mutants = []Mutant{
 		// The same round: t-2 is withheld from b and revoked by a, but under KIP-429's
 		// consumer only NEEDS_REJOIN makes a member rejoin after a completed round (§3.5), so
 		// the group stays Stable with t-2 owned by nobody: a dead end.
-		World:   twoKIPNeedsRejoin,
+		World:   worlds.MustText("mutants/plan-skips-needs-rejoin"),
 		Catches: []string{ConvergesName},
 	},
 	{
@@ -325,7 +293,7 @@ var Mutants = []Mutant{
 		// JoinGroup is answered UNKNOWN_MEMBER_ID in turn, and then it resets: the group
 		// converges, every other safety property holds (the zombie window is the expected
 		// one), and only fenced-means-stop sees the answer ignored.
-		World:   twoCooperative + "budget session-timeouts=1\n",
+		World:   worlds.MustText("mutants/heartbeat-fencing-as-rebalance"),
 		Catches: []string{"fenced-means-stop"},
 	},
 	{
@@ -335,7 +303,7 @@ var Mutants = []Mutant{
 		// carries on as a#1, committing again until a heartbeat tells it the same. Nothing
 		// is accepted from it (commit-fencing holds) and it converges once the heartbeat
 		// resets it: only fenced-means-stop sees the answer ignored.
-		World:   twoCooperative + "budget session-timeouts=1\ncommits on\n",
+		World:   worlds.MustText("mutants/commit-ignores-fencing"),
 		Catches: []string{"fenced-means-stop"},
 	},
 	{
@@ -345,7 +313,7 @@ var Mutants = []Mutant{
 		// heard of). It drops its partition and rejoins under epoch 1, which is fenced
 		// again, forever: no safety property fails (it owns nothing), fenced-means-stop sees
 		// the first answer kept (the shortest trace), and converges the loop it makes.
-		World:   twoKIP848OnePartition + "budget crashes=1 lost-responses=2\n",
+		World:   worlds.MustText("mutants/keeps-epoch-when-fenced"),
 		Catches: []string{"fenced-means-stop", ConvergesName},
 	},
 	{

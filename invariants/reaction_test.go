@@ -58,8 +58,8 @@ func TestReactionPropertiesHoldOnPresets(t *testing.T) {
 // safety property is. Before it, nothing noticed them. The KIP-848 one loops (its fenced
 // epoch is never accepted again), so converges catches it too, later in the trace.
 func TestFencedMeansStopIsTheOnlyCatch(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds two liveness graphs of 70k and 145k states")
+	if !long() {
+		t.Skip("builds two liveness graphs of 70k and 145k states (GROUPCHECK_LONG)")
 	}
 	for _, f := range []impl.Fault{impl.FaultHeartbeatFencingAsRebalance, impl.FaultCommitIgnoresFencing} {
 		m, _ := LookupMutant(f.String())

@@ -52,16 +52,14 @@ func sameReducedVerdicts(t *testing.T, m *Model, full, red explorer.Report[spec.
 
 // TestReducedSameVerdicts: partial-order reduction changes no verdict on any preset that
 // can be exhausted here (the two three-member presets cannot: see README Reductions): three
-// small ones under -short, three more by default, all under GROUPCHECK_LONG.
+// small ones by default and under -short, all under GROUPCHECK_LONG.
 func TestReducedSameVerdicts(t *testing.T) {
 	small := []string{"kip848-kafka", "kip848-static", "upgrade-v0-leader"}
-	medium := []string{"kip848-kip", "upgrade-bounce1", "cooperative-join"}
 	for _, p := range spec.Presets {
 		switch {
 		case p.Name == "cooperative-three" || p.Name == "kip848-three":
 			continue
 		case slices.Contains(small, p.Name):
-		case slices.Contains(medium, p.Name) && !testing.Short():
 		case !long():
 			continue
 		}

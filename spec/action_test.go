@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -57,8 +58,11 @@ budget crashes=1 rebalance-timeouts=1
 					if err != nil {
 						t.Fatalf("%s: %q does not parse: %v", c.Name, text, err)
 					}
-					if d := cmp.Diff(a, back, cmpopts.EquateEmpty(), cmp.Comparer(func(x, y impl.PartitionSet) bool { return x.Equal(y) })); d != "" {
-						t.Fatalf("%s: %q parses to a different action (-want +got):\n%s", c.Name, text, d)
+					// reflect.DeepEqual first: cmp.Diff on every action was four fifths of the test.
+					if !reflect.DeepEqual(a, back) {
+						if d := cmp.Diff(a, back, cmpopts.EquateEmpty(), cmp.Comparer(func(x, y impl.PartitionSet) bool { return x.Equal(y) })); d != "" {
+							t.Fatalf("%s: %q parses to a different action (-want +got):\n%s", c.Name, text, d)
+						}
 					}
 					kinds[a.Kind] = true
 					followups = followups || a.Followup != "" && a.Choice != nil

@@ -185,10 +185,11 @@ func checkAutomorphism(s Symmetry, c Config, rng *rand.Rand, depth int) string {
 // TestImagesAreReachable: in the worlds NewSymmetry reduces, every permutation is an
 // automorphism along seeded random walks — the permuted walk is enabled step by step, reaches
 // exactly the image encodeImage writes, and enables exactly the permuted actions. Every fault
-// is switched on in turn in one of them, since NewSymmetry does not look at faults.
+// is switched on in turn in one of them, since NewSymmetry does not look at faults. Three
+// walks of 50 steps a world by default, 16 of 80 under GROUPCHECK_LONG.
 func TestImagesAreReachable(t *testing.T) {
 	walks, depth := 16, 80
-	if testing.Short() {
+	if !long() {
 		walks, depth = 3, 50
 	}
 	type world struct {
@@ -221,9 +222,10 @@ func TestImagesAreReachable(t *testing.T) {
 // TestImageOfIdentity: the image under the identity is World.Encode's bytes, on every world
 // of a breadth-first walk of every preset and the any worlds of both protocols — so the
 // coordinators' encodings written from their exported views keep AppendCanonical's layout.
+// The first 600 worlds of each by default, 3,000 under GROUPCHECK_LONG.
 func TestImageOfIdentity(t *testing.T) {
 	limit := 3000
-	if testing.Short() {
+	if !long() {
 		limit = 600
 	}
 	for name, c := range fastEncodeConfigs(t) {

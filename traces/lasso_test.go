@@ -19,8 +19,8 @@ func TestLassoWithCycle(t *testing.T) {
 	if !ok {
 		t.Fatal("no B18 mutant")
 	}
-	if testing.Short() {
-		t.Skip("builds B18's state graph (100k worlds)")
+	if !long() {
+		t.Skip("builds B18's state graph (100k worlds; GROUPCHECK_LONG)")
 	}
 	cfg, err := m.Config()
 	if err != nil {

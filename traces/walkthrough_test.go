@@ -307,8 +307,8 @@ func TestMemberIDRequiredFindsNothingToRevoke(t *testing.T) {
 // while STABLE, so with the new generation only after the group is Stable again; while it
 // rebalances it fails the commit locally (Java's generationIfStable). Reference: docs/protocol.md §7.1.c.
 func TestCommitNeverAnsweredRebalanceInProgress(t *testing.T) {
-	if testing.Short() {
-		t.Skip("explores the world")
+	if !long() {
+		t.Skip("explores the world (GROUPCHECK_LONG)")
 	}
 	cfg := mustConfig(t, kipWorld+"topic t 2\nmember a topics=t\nmember b topics=t\nbudget partition-additions=1 lost-responses=1\ncommits on\n")
 	_, _, found := bfsPath(spec.Init(cfg), func(s step) bool {
