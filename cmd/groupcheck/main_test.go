@@ -52,7 +52,7 @@ func TestExploreHoldsExitsZero(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"world.conf: 38 hold, 0 expected, 0 violated, 0 unknown; exhaustive (476 states", "world world.conf: 476 distinct states", "holds      always     exclusive-ownership "} {
+	for _, want := range []string{"world.conf: 39 hold, 0 expected, 0 violated, 0 unknown; exhaustive (476 states", "world world.conf: 476 distinct states", "holds      always     exclusive-ownership "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
