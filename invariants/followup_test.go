@@ -17,29 +17,21 @@ import (
 // consumer and KIP-423 coordinator (the follow-up's JoinReason UPGRADE always rebalances).
 // Reference: KIP-441; KIP-568; docs/protocol.md §1.4, §2.3.
 func TestFollowupRebalances(t *testing.T) {
-	eager := strings.NewReplacer("protocol cooperative", "protocol eager", "assignor cooperative-sticky", "assignor range")
-	kip := strings.NewReplacer("consumer kafka", "consumer kip", "coordinator kafka", "coordinator kip423")
-	for _, tc := range []struct {
-		name     string
-		world    string
-		distinct int64
-	}{
-		{"cooperative", twoMembers + "budget followups=1\n", 3678},
-		{"eager", eager.Replace(twoMembers) + "budget followups=1\n", 1566},
-		{"cooperative, a crash", twoMembers + "budget followups=1 crashes=1\n", 42273},
-		{"the KIP variant's consumer, KIP-423", kip.Replace(twoMembers) + "budget followups=1\n", 2078},
+	for _, name := range []string{
+		"tests/followup-cooperative",
+		"tests/followup-eager",
+		"tests/followup-cooperative-crash",
+		"tests/followup-kip423",
 		// The preset adds commits (README Results).
-		{"preset cooperative-followup", presetText(t, "cooperative-followup"), 79896},
+		"cooperative-followup",
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if !long() && tc.distinct > 10000 {
-				t.Skipf("explores %d states with liveness (GROUPCHECK_LONG)", tc.distinct)
+		t.Run(name, func(t *testing.T) {
+			c := world(t, name)
+			if pin := pinOf(t, name); !long() && pin.Distinct > 10000 {
+				t.Skipf("explores %d states with liveness (GROUPCHECK_LONG)", pin.Distinct)
 			}
-			c := config(t, tc.world)
 			r := check(t, c, 0)
-			if !r.Exhaustive || r.Distinct != tc.distinct {
-				t.Fatalf("exhaustive %v, %d states, want %d", r.Exhaustive, r.Distinct, tc.distinct)
-			}
+			pinned(t, name, r)
 			holdsOrExpected(t, c, r)
 			if l := Liveness(c, 0); l.Status != explorer.Holds {
 				t.Errorf("converges: %s (%d stuck, %d fair cycles, %d dead ends)", l.Status, l.Stuck, l.FairCycles, l.DeadEnds)

@@ -35,9 +35,9 @@ func TestLivenessCatchesTheKIP848Mutants(t *testing.T) {
 }
 
 func TestLivenessHoldsOnSmallWorldsAndBounds(t *testing.T) {
-	c := config(t, twoMembers+"budget crashes=1\n")
-	if r := Liveness(c, 100000); r.Status != explorer.Holds || r.Distinct != 5977 {
-		t.Errorf("two members and a crash: %s over %d worlds, want holds over 5977", r.Status, r.Distinct)
+	c, pin := world(t, "tests/two-members-crash"), pinOf(t, "tests/two-members-crash")
+	if r := Liveness(c, 100000); r.Status != explorer.Holds || int64(r.Distinct) != pin.Distinct {
+		t.Errorf("two members and a crash: %s over %d worlds, want holds over %d (worlds/pins.txt)", r.Status, r.Distinct, pin.Distinct)
 	}
 	if r := Liveness(c, 100); r.Status != explorer.Unknown {
 		t.Errorf("bounded at 100 worlds: %s, want unknown", r.Status)

@@ -42,6 +42,16 @@ func world(t *testing.T, name string) spec.Config {
 	return config(t, text)
 }
 
+// pinOf is the named world's pin in worlds/pins.txt, for a test that sizes its work by it.
+func pinOf(t *testing.T, name string) worlds.Pin {
+	t.Helper()
+	ps, err := worlds.LoadPins()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps[name]
+}
+
 // pinned checks that r explored the named world exhaustively, with the counts worlds/pins.txt
 // pins for it (those it leaves out are not compared); under -rewrite it records them instead.
 func pinned(t *testing.T, name string, r explorer.Report[spec.World, spec.Action]) {

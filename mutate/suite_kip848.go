@@ -1,15 +1,13 @@
 package mutate
 
-import "strings"
-
 // kip848Worlds are the worlds the triage of the full run of 2026-12-02 (main a47ddf5) added for
 // blind spots of impl/kip848, impl/kip848client and impl/leader: each comment names the mutants it catches.
 var kip848Worlds = []World{
 	// The server range assignor with a remainder (one partition, two subscribers: the first
 	// takes it). No range world had one, so dropping the extra partition (1039) left t-0 to
 	// nobody unseen. 91 states.
-	{"kip848/range-remainder", strings.Replace(strings.Replace(kip848Two, "uniform", "range", 1), "topic t 2", "topic t 1", 1)},
+	suiteWorld("kip848/range-remainder"),
 	// Assignor any where the members' topics, in member order, are not sorted (a: u, b: t):
 	// AllTargets binary-searches its partition list, which must be sorted (1064 panics). 65 states.
-	{"kip848/any-unsorted-topics", strings.Replace(strings.Replace(kip848Two, "uniform", "any", 1), "topic t 2\nmember a topics=t\n", "topic t 1\ntopic u 1\nmember a topics=u\n", 1)},
+	suiteWorld("kip848/any-unsorted-topics"),
 }

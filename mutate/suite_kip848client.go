@@ -8,5 +8,5 @@ var kip848ClientWorlds = []World{
 	// its leave without sending it (kip848-leave-sent). No world had both a leave and a
 	// fencing, so fence's dropped completeLeave (1382: the fenced member sends its leave
 	// anyway) was never reached. 6,603 states.
-	{"kip848/leave-session-timeouts", kip848Two + "budget leaves=1 session-timeouts=1\n"},
+	suiteWorld("kip848/leave-session-timeouts"),
 }

@@ -1,7 +1,9 @@
 // Package worlds holds the built-in worlds as config files: the presets (worlds/<name>.conf),
-// the mutants' worlds (worlds/mutants/<fault>.conf), the tests' worlds (worlds/tests/) and the
-// pinned state counts of the exhaustive tests (worlds/pins.txt, each world pinned once). They are data, read by name, so that a world is written
-// once and a reviewer reads it as the config a user would write (spec.ParseConfig's format).
+// the mutants' worlds (worlds/mutants/<fault>.conf), the mutation suite's own worlds
+// (worlds/suite/<name>.conf, named as mutate.Suite names them), the tests' worlds
+// (worlds/tests/) and the pinned state counts of the exhaustive tests (worlds/pins.txt, each
+// world pinned once). They are data, read by name, so that a world is written once and a
+// reviewer reads it as the config a user would write (spec.ParseConfig's format).
 //
 // A world's text is its file without the lines that start with '#': the comments say why the
 // world is what it is, and the text the rest of the code compares and parses stays the config.
@@ -18,7 +20,7 @@ import (
 	"strings"
 )
 
-//go:embed *.conf mutants/*.conf tests/*.conf
+//go:embed *.conf mutants/*.conf tests/*.conf suite
 var files embed.FS
 
 // Text is the named world's config ("cooperative-kafka", "mutants/balance-moves-owned"),
