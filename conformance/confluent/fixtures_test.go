@@ -21,15 +21,7 @@ func replay(t *testing.T, name string) oracle.Report {
 // replayHistory reads a testdata history and checks it with the oracle.
 func replayHistory(t *testing.T, name string) (history.History, oracle.Report) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := history.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hist := h.Fixture(t, name)
 	return hist, oracle.Check(hist, oracle.Options{Linearizability: oracle.Linearizable(time.Minute)})
 }
 

@@ -1,28 +1,13 @@
 package java
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	h "github.com/groupcheck/groupcheck/conformance/harness"
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
-
-func readFixture(t *testing.T, name string) history.History {
-	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := history.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
-}
 
 // TestCompareCallbacks848 replays a KIP-848 run of Kafka's consumer (against kfake, static
 // members, churn): every reconciliation agrees with impl/kip848client's (docs/protocol.md
@@ -30,7 +15,7 @@ func readFixture(t *testing.T, name string) history.History {
 // The same history with one revoke naming another partition, or with a member's revoke and
 // assign swapped, must disagree.
 func TestCompareCallbacks848(t *testing.T) {
-	hist := readFixture(t, "kfake-static-leave-never-expires-kip848.jsonl")
+	hist := h.Fixture(t, "kfake-static-leave-never-expires-kip848.jsonl")
 	r := CompareCallbacks848(hist)
 	if len(r.Diffs) != 0 || r.Compared < 5 {
 		t.Fatalf("compared %d, diffs %q; want every one of several to agree", r.Compared, r.Diffs)

@@ -1,8 +1,6 @@
 package sarama
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -11,6 +9,12 @@ import (
 	"github.com/groupcheck/groupcheck/oracle"
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
+
+// replay checks a testdata history with the oracle, linearizability included.
+func replay(t *testing.T, name string) oracle.Report {
+	t.Helper()
+	return oracle.Check(h.Fixture(t, name), oracle.Options{Linearizability: oracle.Linearizable(time.Minute)})
+}
 
 // TestKfakeJoinExpiry replays a real run (cooperative-sticky, crash, with the 1.5 s session
 // of harness.DefaultTiming) that found a kfake deviation. Generation 5 had just synced; a
@@ -23,15 +27,7 @@ import (
 // JoinGroup with UNKNOWN_MEMBER_ID. The oracle must call the overlap a zombie (a was fenced
 // first, and had not learned it), never a violation: Sarama did nothing wrong.
 func TestKfakeJoinExpiry(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "kfake-join-expiry-cooperative-sticky.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rep, err := oracle.CheckReader(f, oracle.Options{Linearizability: oracle.Linearizable(time.Minute)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := replay(t, "kfake-join-expiry-cooperative-sticky.jsonl")
 	if len(rep.Violations) != 0 {
 		t.Errorf("Sarama did nothing wrong, yet %d violations:\n%s", len(rep.Violations), rep)
 	}
@@ -47,15 +43,7 @@ func TestKfakeJoinExpiry(t *testing.T) {
 // and 31 ms later. b was releasing throughout, so the overlap is the zombie window Kafka
 // allows, not a violation (docs/real-kafka.md finding 4).
 func TestRevokeFinishingAfterRemoval(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "revoke-finishing-after-removal-delayed-commit-range.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rep, err := oracle.CheckReader(f, oracle.Options{Linearizability: oracle.Linearizable(time.Minute)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := replay(t, "revoke-finishing-after-removal-delayed-commit-range.jsonl")
 	if len(rep.Violations) != 0 {
 		t.Errorf("Sarama did nothing wrong, yet %d violations:\n%s", len(rep.Violations), rep)
 	}
@@ -71,15 +59,7 @@ func TestRevokeFinishingAfterRemoval(t *testing.T) {
 // oracle rightly reports the overlap as a violation (b knew); knownBug names it, and only it:
 // with a JoinGroup of b inserted before the late release the same overlap is not claimLag.
 func TestClaimLag(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "claim-lag-delayed-commit-range.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := history.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hist := h.Fixture(t, "claim-lag-delayed-commit-range.jsonl")
 	rep := oracle.Check(hist, oracle.Options{})
 	if len(rep.Violations) == 0 {
 		t.Fatalf("want the late claim's overlap as a violation:\n%s", rep)
