@@ -162,7 +162,7 @@ func (h *Harness) Run(ctx context.Context, sc Scenario) error {
 	for i, s := range sc.Steps {
 		h.jitter()
 		if err := h.Do(ctx, s); err != nil {
-			return fmt.Errorf("step %d (%s): %v", i+1, s, err)
+			return fmt.Errorf("step %d (%s): %w", i+1, s, err)
 		}
 	}
 	return nil

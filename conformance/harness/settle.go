@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +12,9 @@ import (
 
 // settlePoll is how often Settle samples the signature.
 const settlePoll = 100 * time.Millisecond
+
+// ErrNotSettled is the error of a Settle that timed out (wrapped with its reason).
+var ErrNotSettled = errors.New("not settled")
 
 // Settle waits until the group has settled, or fails after Timing.SettleMax. Settled means a
 // signature held still for Timing.Quiet (docs/clients.md §5, "Settle on a signature, not a moment"):
@@ -41,7 +45,7 @@ func (h *Harness) Settle(ctx context.Context) error {
 				why = "still changing: " + sig
 			}
 			h.mark(Coordinator, "not settled: %s", why)
-			return fmt.Errorf("not settled after %v: %s", h.cfg.Timing.SettleMax, why)
+			return fmt.Errorf("%w after %v: %s", ErrNotSettled, h.cfg.Timing.SettleMax, why)
 		}
 		select {
 		case <-ctx.Done():

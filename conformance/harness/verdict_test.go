@@ -1,7 +1,7 @@
 package harness
 
 import (
-	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,7 +85,10 @@ func TestVerdict(t *testing.T) {
 	}
 
 	bad := v
-	bad.RunErr = errors.New("not settled")
+	bad.RunErr = fmt.Errorf("step 4 (settle): %w after 30s: still changing", ErrNotSettled)
+	if bad.ClassifyKnown(); bad.OK() {
+		t.Error("a settle timeout with no known kfake deviation in the run was classified known")
+	}
 	bad.Broker = []string{"kfake ERROR: double claim"}
 	if bad.OK() {
 		t.Error("a run error and a kfake ERROR must fail the run")
