@@ -37,8 +37,12 @@ type Reconciliations848 struct {
 // its callbacks instead; commits are not compared).
 //
 // A reconciliation is not compared when another assignment arrives before Java's callbacks
-// for it have run (Java reconciles the newest target once the one in progress ends), or when
-// the member is fenced, crashes or closes meanwhile.
+// for it have run (Java reconciles the newest target once the one in progress ends), when
+// the member is fenced, crashes or closes meanwhile, or when the assignment arrives after
+// the member's close began: a member in PREPARE_LEAVING or LEAVING ignores it
+// (AbstractMembershipManager.onHeartbeatSuccess, MemberState.canHandleNewAssignment) and
+// revokes what it owns, and whether Java's consumer had got there when the answer came is
+// not in the history.
 func CompareCallbacks848(hist history.History) Reconciliations848 {
 	var out Reconciliations848
 	type pending struct {
@@ -48,7 +52,8 @@ func CompareCallbacks848(hist history.History) Reconciliations848 {
 		ack  impl.PartitionSet
 	}
 	owned := map[string]impl.PartitionSet{}
-	joined := map[string]bool{} // a heartbeat of this incarnation was answered without error
+	joined := map[string]bool{}  // a heartbeat of this incarnation was answered without error
+	closing := map[string]bool{} // its close began
 	waiting := map[string]*pending{}
 	drop := func(node, why string) {
 		if p := waiting[node]; p != nil {
@@ -61,6 +66,7 @@ func CompareCallbacks848(hist history.History) Reconciliations848 {
 		switch {
 		case e.Kind == history.Start || e.Kind == history.Crash || e.Kind == history.Close && e.Phase == history.Begin:
 			drop(e.Node, string(e.Kind)+" before its callbacks ran")
+			closing[e.Node] = e.Kind == history.Close
 			if e.Kind != history.Close {
 				owned[e.Node], joined[e.Node] = impl.PartitionSet{}, false
 			}
@@ -76,6 +82,10 @@ func CompareCallbacks848(hist history.History) Reconciliations848 {
 				continue
 			}
 			drop(e.Node, "a newer assignment arrived first")
+			if closing[e.Node] {
+				out.Skipped = append(out.Skipped, fmt.Sprintf("%s's assignment at seq %d: it arrived while the member was closing", e.Node, e.Seq))
+				continue
+			}
 			want, ack, err := reference848(owned[e.Node], wasJoined, e)
 			if err != nil {
 				out.Diffs = append(out.Diffs, fmt.Sprintf("%s's assignment at seq %d: %v", e.Node, e.Seq, err))

@@ -42,3 +42,38 @@ func TestCompareCallbacks848(t *testing.T) {
 		t.Errorf("assign before revoke was not caught: %q", r.Diffs)
 	}
 }
+
+// TestCompareCallbacks848Closing: an assignment that arrives after the member's close began
+// is not compared (Java's closing member ignores it, AbstractMembershipManager.onHeartbeatSuccess,
+// and revokes what it owns): the CI run of 3 December compared a's close-path revoke with the
+// late assignment's reconciliation. Without the close, the same events disagree.
+func TestCompareCallbacks848Closing(t *testing.T) {
+	seq := int64(0)
+	ev := func(e history.Event) history.Event {
+		seq++
+		e.Seq, e.Node, e.Proto = seq, "a", "kip848"
+		return e
+	}
+	hb := func(phase history.Phase, gen int32, parts history.Parts) history.Event {
+		return ev(history.Event{Kind: history.Request, Op: history.ConsumerGroupHeartbeat, Phase: phase, Member: "m1", Gen: gen, Parts: parts})
+	}
+	two, three := history.Parts{"t": {0, 1}}, history.Parts{"t": {0, 1, 2}}
+	hist := history.History{ev(history.Event{Kind: history.Start}),
+		hb(history.Begin, 0, nil), hb(history.End, 1, two),
+		ev(history.Event{Kind: history.Assign, Phase: history.Begin, Parts: two}),
+		ev(history.Event{Kind: history.Assign, Phase: history.End, Parts: two}),
+		hb(history.Begin, 1, nil), hb(history.End, 1, nil),
+		ev(history.Event{Kind: history.Close, Phase: history.Begin}),
+		hb(history.Begin, 1, nil), hb(history.End, 2, three),
+		ev(history.Event{Kind: history.Revoke, Phase: history.Begin, Parts: two}),
+		ev(history.Event{Kind: history.Revoke, Phase: history.End, Parts: two}),
+		hb(history.Begin, -1, nil)}
+	r := CompareCallbacks848(hist)
+	if len(r.Diffs) != 0 || r.Compared != 1 || len(r.Skipped) != 1 || !strings.Contains(r.Skipped[0], "closing") {
+		t.Errorf("compared %d, skipped %q, diffs %q; want the first compared, the late one skipped as closing", r.Compared, r.Skipped, r.Diffs)
+	}
+	open := slices.DeleteFunc(slices.Clone(hist), func(e history.Event) bool { return e.Kind == history.Close })
+	if r := CompareCallbacks848(open); len(r.Diffs) == 0 {
+		t.Errorf("without the close, the revoke of what the new assignment keeps was not caught: %+v", r)
+	}
+}
