@@ -34,6 +34,9 @@ func TestPinnedCounts(t *testing.T) {
 		"tests/twin-classic",
 		"tests/twin-kip848",
 		"tests/two-kip848-crash-commits",
+		// KIP-1251: each member keeps the epoch it was assigned each partition at, and a
+		// commit at an older epoch may now be accepted.
+		"tests/two-kip848-crash-commits-kip1251",
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := world(t, name)

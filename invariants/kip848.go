@@ -153,8 +153,8 @@ var kip848EpochMonotonic = Property{
 var kip848CommitFencing = Property{
 	Name:      "kip848-commit-fencing",
 	Kind:      explorer.Always,
-	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation)",
-	Source:    "docs/protocol.md §3.1 (OffsetCommit v9, STALE_MEMBER_EPOCH), §3.9",
+	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation); under KIP-1251 (commit-epochs kip-1251, Kafka 4.3 on) at an older epoch too, for partitions it has held since that epoch",
+	Source:    "docs/protocol.md §3.1 (OffsetCommit v9, STALE_MEMBER_EPOCH; KIP-1251), §3.9",
 	Applies:   func(c spec.Config) bool { return c.Commits && kip848Protocol(c) },
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {
@@ -163,11 +163,18 @@ var kip848CommitFencing = Property{
 				continue
 			}
 			m, ok := pre.Group.Member(c.MemberID)
-			if !ok || impl.Epoch(c.Generation) != m.MemberEpoch {
+			epoch := impl.Epoch(c.Generation)
+			older := pre.Group.Config().AssignmentEpochCommits && epoch < m.MemberEpoch
+			if !ok || epoch != m.MemberEpoch && !older {
 				return fmt.Sprintf("commit of %s from %s epoch %d accepted, but the coordinator holds no such member at that epoch", c.Partitions, c.MemberID, c.Generation)
 			}
 			if extra := c.Partitions.Minus(m.Holds()); !extra.IsEmpty() {
 				return fmt.Sprintf("commit of %s from %s epoch %d accepted, but it holds only %s at that epoch (%s is no longer its)", c.Partitions, c.MemberID, c.Generation, m.Holds(), extra)
+			}
+			for _, tp := range c.Partitions.Slice() {
+				if at, _ := m.AssignmentEpoch(tp); older && at > epoch {
+					return fmt.Sprintf("commit of %s from %s epoch %d accepted, but %s was assigned to it only at epoch %d", c.Partitions, c.MemberID, c.Generation, tp, at)
+				}
 			}
 		}
 		return ""

@@ -257,3 +257,36 @@ func TestPropertiesApplyToTheirProtocol(t *testing.T) {
 		}
 	}
 }
+
+// TestKIP848CommitFencingKIP1251: under KIP-1251 (commit-epochs kip-1251) a commit accepted
+// at an epoch older than the member's must be for partitions it has held since that epoch
+// (docs/protocol.md §3.1); one assigned to it later is a violation.
+func TestKIP848CommitFencingKIP1251(t *testing.T) {
+	w := find(t, config(t, twoKIP848+"commits on\ncommit-epochs kip-1251\n"), func(w spec.World) bool {
+		if !ConvergedKIP848(&w) {
+			return false
+		}
+		for _, m := range w.Group.Members() {
+			for _, a := range m.AssignedAt {
+				if a.Epoch > 1 {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	p, _ := Lookup("kip848-commit-fencing")
+	for _, m := range w.Group.Members() {
+		for _, a := range m.AssignedAt {
+			commit := func(epoch impl.Epoch) []spec.Event {
+				return []spec.Event{spec.CommitEvent{MemberID: m.ID, Generation: impl.Generation(epoch), Partitions: a.Partitions}}
+			}
+			if why := p.Step(&w, commit(a.Epoch), &w); why != "" {
+				t.Errorf("%s's commit at the epoch it was assigned %s at (%d) flagged: %s", m.ID, a.Partitions, a.Epoch, why)
+			}
+			if why := p.Step(&w, commit(a.Epoch-1), &w); a.Epoch > 1 && !strings.Contains(why, "was assigned to it only at epoch") {
+				t.Errorf("%s's commit of %s at epoch %d, before it was assigned them at %d: reason %q", m.ID, a.Partitions, a.Epoch-1, a.Epoch, why)
+			}
+		}
+	}
+}

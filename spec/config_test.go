@@ -35,7 +35,7 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour" (directives: name, protocol, consumer, coordinator, assignor, topic, member, budget, fault, member-ids, commits, group-max-size, timers)`},
+		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour" (directives: name, protocol, consumer, coordinator, assignor, topic, member, budget, fault, member-ids, commits, commit-epochs, group-max-size, on-fatal, timers)`},
 		{"misspelled directive", base + "budgett crashes=1\n", `:7: unknown directive "budgett"; did you mean "budget"?`},
 		{"misspelled budget key", base + "budget crashs=1\n", `budget: unknown key "crashs"; did you mean "crashes"?`},
 		{"misspelled member key", base + "member b instanse=x\n", `member b: unknown key "instanse"; did you mean "instance"?`},
@@ -61,6 +61,8 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 		{"client member ids under classic", base + "member-ids client\n", "member-ids client: KIP-1082 is for protocol consumer"},
 		{"bad fatal reaction", base + "on-fatal retry\n", `on-fatal: "retry" is not stop or poll-again`},
 		{"bad member ids", base + "member-ids uuid\n", `member-ids: "uuid" is not one of client, server`},
+		{"KIP-1251 under classic", base + "commit-epochs kip-1251\n", "commit-epochs kip-1251: KIP-1251 is a rule of the KIP-848 coordinator"},
+		{"bad commit epochs", base + "commit-epochs loose\n", `commit-epochs: "loose" is not one of exact, kip-1251`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))
@@ -106,11 +108,12 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 		})
 	}
 	// A static KIP-848 member needs no join version, and the config round-trips.
-	c, err := ParseConfig("ok", strings.NewReader(base+"member b topics=t static absent\nbudget rebalance-timeouts=1 session-timeouts=1\nmember-ids client\n"))
+	c, err := ParseConfig("ok", strings.NewReader(base+"member b topics=t static absent\nbudget rebalance-timeouts=1 session-timeouts=1\nmember-ids client\ncommit-epochs kip-1251\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || !c.ClientMemberIDs || strings.Contains(c.Format(), "version") || !strings.Contains(c.Format(), "member-ids client\n") {
+	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || !c.ClientMemberIDs || !c.AssignmentEpochCommits || strings.Contains(c.Format(), "version") ||
+		!strings.Contains(c.Format(), "member-ids client\n") || !strings.Contains(c.Format(), "commit-epochs kip-1251\n") {
 		t.Errorf("parsed %+v, formatted:\n%s", c, c.Format())
 	}
 }

@@ -63,6 +63,11 @@ import (
 //	                                          hold and react to the answers as those
 //	                                          clients do (consumer.CommitPolicy);
 //	                                          classic only
+//	commit-epochs exact | kip-1251            protocol consumer only; default exact: a
+//	                                          commit carries the member's epoch (Kafka up
+//	                                          to 4.2); kip-1251 (Kafka 4.3 on): an older
+//	                                          epoch is accepted for partitions held since
+//	                                          it (docs/protocol.md §3.1)
 //	on-fatal    stop | poll-again             default stop: a classic member whose poll
 //	                                          throws a fatal error stops for good;
 //	                                          poll-again: the application catches it and
@@ -187,7 +192,7 @@ func (p *parser) lineOf(err error) (int, bool) {
 }
 
 // directives are the config file's directives, in the order its documentation gives them.
-var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "group-max-size", "timers"}
+var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "commit-epochs", "group-max-size", "on-fatal", "timers"}
 
 var repeatable = map[string]bool{"topic": true, "member": true, "budget": true, "fault": true, "timers": true}
 
@@ -249,6 +254,10 @@ func (p *parser) directive(f []string) error {
 			}
 			p.cfg.MaxSize = n
 			return nil
+		})
+	case "commit-epochs":
+		return one(d, args, func(v string) error {
+			return choose(d, v, &p.cfg.AssignmentEpochCommits, map[string]bool{"exact": false, "kip-1251": true})
 		})
 	case "member-ids":
 		return one(d, args, func(v string) error {

@@ -36,6 +36,9 @@ func (c Config) Format() string {
 	if c.ClientMemberIDs {
 		b.WriteString("member-ids client\n")
 	}
+	if c.AssignmentEpochCommits {
+		b.WriteString("commit-epochs kip-1251\n")
+	}
 	if c.MaxSize > 0 {
 		fmt.Fprintf(&b, "group-max-size %d\n", c.MaxSize)
 	}

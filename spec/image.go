@@ -313,6 +313,7 @@ func (r renamer) group(e *encoder, g kip848.Group) {
 	e.string(cfg.Assignor)
 	e.uint(uint64(cfg.Faults))
 	e.int(int64(cfg.MaxSize))
+	e.bool(cfg.AssignmentEpochCommits)
 	e.epoch(g.GroupEpoch())
 	e.epoch(g.AssignmentEpoch())
 	target := slices.Clone(g.Target())
@@ -344,6 +345,11 @@ func (r renamer) group(e *encoder, g kip848.Group) {
 		e.bool(m.RebalanceTimer.Armed)
 		e.epoch(m.RebalanceTimer.Epoch)
 		e.epoch(m.RevocationTargetEpoch)
+		e.uint(uint64(len(m.AssignedAt)))
+		for _, a := range m.AssignedAt {
+			e.epoch(a.Epoch)
+			e.set(a.Partitions)
+		}
 	}
 	e.cluster(g.Cluster())
 }

@@ -3,10 +3,15 @@ package kip848
 import "github.com/groupcheck/groupcheck/impl"
 
 // OffsetCommit validates a commit (OffsetCommit v9) whose Generation carries the member
-// epoch: accepted only if the member exists and the epoch equals its current epoch exactly,
-// else STALE_MEMBER_EPOCH; an unknown member gets UNKNOWN_MEMBER_ID; a negative epoch on a
-// group without members is an admin commit and is accepted. Partition ownership is not
-// checked. The group does not change. Reference: docs/protocol.md §3.1.
+// epoch: accepted if the member exists and the epoch equals its current epoch exactly, else
+// STALE_MEMBER_EPOCH; an unknown member gets UNKNOWN_MEMBER_ID; a negative epoch on a group
+// without members is an admin commit and is accepted. Under Config.AssignmentEpochCommits
+// (KIP-1251, Kafka 4.3 on) an older epoch is accepted too when every committed partition is
+// one the member holds and was assigned at or before that epoch, and refused whole (one
+// STALE_MEMBER_EPOCH) otherwise (ConsumerGroup.validateOffsetCommit,
+// createAssignmentEpochValidator; OffsetMetadataManager.commitOffset lets the first refused
+// partition fail the request). Ownership is not checked otherwise. The group does not
+// change. Reference: docs/protocol.md §3.1.
 func (g Group) OffsetCommit(req impl.OffsetCommitRequest) (Group, []impl.Reply) {
 	return g, []impl.Reply{{To: req.Conn, Response: impl.OffsetCommitResponse{Error: g.validateCommit(req)}}}
 }
@@ -20,8 +25,15 @@ func (g Group) validateCommit(req impl.OffsetCommitRequest) impl.ErrorCode {
 	switch {
 	case !ok:
 		return impl.UnknownMemberID
-	case epoch != m.MemberEpoch:
+	case epoch == m.MemberEpoch:
+		return impl.None
+	case epoch > m.MemberEpoch || !g.cfg.AssignmentEpochCommits:
 		return impl.StaleMemberEpoch
+	}
+	for _, tp := range req.Partitions.Slice() {
+		if at, held := m.AssignmentEpoch(tp); !held || epoch < at {
+			return impl.StaleMemberEpoch
+		}
 	}
 	return impl.None
 }

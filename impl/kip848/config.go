@@ -17,6 +17,11 @@ type Config struct {
 	Faults impl.Faults
 	// MaxSize is group.consumer.max.size; 0 means unlimited. Reference: docs/protocol.md §3.3 step 2.
 	MaxSize int
+	// AssignmentEpochCommits is KIP-1251's commit rule (KAFKA-20066, Kafka 4.3 on): a commit
+	// at an epoch older than the member's is accepted for partitions the member was assigned
+	// at or before that epoch. Off, a commit must carry the member's epoch exactly, as Kafka
+	// up to 4.2. Reference: docs/protocol.md §3.1 (OffsetCommit).
+	AssignmentEpochCommits bool
 }
 
 // The server-side assignors (group.consumer.assignors; docs/protocol.md §3.3 step 5).

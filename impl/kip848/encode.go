@@ -45,6 +45,11 @@ func (m Member) AppendEncoding(buf []byte) []byte {
 	for _, t := range m.SubscribedTopics {
 		buf = impl.AppendString(buf, t)
 	}
+	buf = binary.AppendUvarint(buf, uint64(len(m.AssignedAt)))
+	for _, a := range m.AssignedAt {
+		buf = binary.AppendVarint(buf, int64(a.Epoch))
+		buf = impl.AppendPartitionSet(buf, a.Partitions)
+	}
 	return buf
 }
 
@@ -96,6 +101,9 @@ func (m Member) String() string {
 	if m.RebalanceTimer.Armed {
 		b.WriteString(" timer@" + itoa(m.RebalanceTimer.Epoch))
 	}
+	for _, a := range m.AssignedAt {
+		b.WriteString(" at" + itoa(a.Epoch) + "=" + a.Partitions.String())
+	}
 	if m.RevocationTargetEpoch != 0 {
 		b.WriteString(" revoking-for@" + itoa(m.RevocationTargetEpoch))
 	}
@@ -113,6 +121,7 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 	buf = impl.AppendString(buf, g.cfg.Assignor)
 	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
 	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
+	buf = append(buf, boolByte(g.cfg.AssignmentEpochCommits))
 	buf = epoch(buf, g.groupEpoch)
 	buf = epoch(buf, g.assignmentEpoch)
 	buf = binary.AppendUvarint(buf, uint64(len(g.target)))
@@ -137,6 +146,11 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 		buf = append(buf, boolByte(m.RebalanceTimer.Armed))
 		buf = epoch(buf, m.RebalanceTimer.Epoch)
 		buf = epoch(buf, m.RevocationTargetEpoch)
+		buf = binary.AppendUvarint(buf, uint64(len(m.AssignedAt)))
+		for _, a := range m.AssignedAt {
+			buf = epoch(buf, a.Epoch)
+			buf = impl.AppendPartitionSet(buf, a.Partitions)
+		}
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))
 	for _, t := range g.cluster.Topics {

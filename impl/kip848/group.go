@@ -38,6 +38,58 @@ type Member struct {
 	// RevocationTargetEpoch is only used under impl.FaultRecomputeWhileRevoking (B17): the
 	// target epoch the pending revocation was computed for. Always 0 otherwise.
 	RevocationTargetEpoch impl.Epoch
+	// AssignedAt is the assignment epoch of every partition the member holds (assigned or
+	// pending revocation), kept only under Config.AssignmentEpochCommits (nil otherwise):
+	// the target epoch at which it was given the partition (ConsumerGroupMember's
+	// per-partition epochs, set by CurrentAssignmentBuilder.computeNextAssignment), in
+	// ascending epoch order, each partition once.
+	AssignedAt []PartitionsAt
+}
+
+// PartitionsAt are partitions a member was assigned at one assignment epoch.
+type PartitionsAt struct {
+	Epoch      impl.Epoch
+	Partitions impl.PartitionSet
+}
+
+// AssignmentEpoch is the epoch at which the member was assigned tp (KIP-1251), if it holds tp
+// and its epochs are kept (Config.AssignmentEpochCommits).
+func (m Member) AssignmentEpoch(tp impl.TopicPartition) (impl.Epoch, bool) {
+	for _, a := range m.AssignedAt {
+		if a.Partitions.Contains(tp) {
+			return a.Epoch, true
+		}
+	}
+	return 0, false
+}
+
+// withAssignmentEpochs keeps AssignedAt in step with what the member holds: a partition it
+// no longer holds loses its epoch, one it newly holds takes the member's epoch, which is the
+// target epoch it was assigned at (reconciliation gives new partitions only when it moves
+// the member to the target epoch; a temporary leave and a static replacement give none).
+func (m Member) withAssignmentEpochs() Member {
+	holds := m.Holds()
+	var at []PartitionsAt
+	known := impl.PartitionSet{}
+	for _, a := range m.AssignedAt {
+		if ps := a.Partitions.Intersect(holds); !ps.IsEmpty() {
+			at = append(at, PartitionsAt{Epoch: a.Epoch, Partitions: ps})
+			known = known.Union(ps)
+		}
+	}
+	if fresh := holds.Minus(known); !fresh.IsEmpty() {
+		i := len(at)
+		for i > 0 && at[i-1].Epoch > m.MemberEpoch {
+			i--
+		}
+		if i > 0 && at[i-1].Epoch == m.MemberEpoch {
+			at[i-1].Partitions = at[i-1].Partitions.Union(fresh)
+		} else {
+			at = slices.Insert(at, i, PartitionsAt{Epoch: m.MemberEpoch, Partitions: fresh})
+		}
+	}
+	m.AssignedAt = at
+	return m
 }
 
 // IsStatic reports whether the member has a group.instance.id.
@@ -197,6 +249,9 @@ func (g Group) index(id impl.MemberID) (int, bool) {
 
 // withMember returns the group with m inserted or replacing the member with the same id.
 func (g Group) withMember(m Member) Group {
+	if g.cfg.AssignmentEpochCommits {
+		m = m.withAssignmentEpochs()
+	}
 	ms := slices.Clone(g.members)
 	if i, ok := g.index(m.ID); ok {
 		ms[i] = m
