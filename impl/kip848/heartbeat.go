@@ -20,6 +20,12 @@ func (g Group) Heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.Memb
 // checker enumerating every target (`any`) first calls it with an assignor that records its
 // AssignmentSpec, then once per target of AllTargets(spec).
 func (g Group) HeartbeatAssign(req impl.ConsumerGroupHeartbeatRequest, fresh impl.MemberID, assign AssignFunc) (Group, []impl.Reply) {
+	return g.heartbeat(req, fresh, assign, nil)
+}
+
+// heartbeat is HeartbeatAssign, with the requesting member's target entry replaced by entry
+// before it reconciles when entry is not nil (HeartbeatTargeting).
+func (g Group) heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.MemberID, assign AssignFunc, entry *impl.PartitionSet) (Group, []impl.Reply) {
 	if code := validateRequest(req); code != impl.None {
 		return g, answer(req, impl.ConsumerGroupHeartbeatResponse{Error: code})
 	}
@@ -43,6 +49,9 @@ func (g Group) HeartbeatAssign(req impl.ConsumerGroupHeartbeatRequest, fresh imp
 	}
 	if ng.groupEpoch > ng.assignmentEpoch {
 		ng = ng.installTarget(assign, "Heartbeat")
+	}
+	if entry != nil {
+		ng.target = ng.target.with(m.ID, *entry)
 	}
 	next := ng.reconcileMember(m, req.OwnedPartitions)
 	ng = ng.withMember(next)
