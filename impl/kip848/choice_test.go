@@ -33,7 +33,7 @@ func TestHeartbeatTargeting(t *testing.T) {
 			if tc.id == "b" {
 				req = hb("b", 2, owned(""))
 			}
-			ng, out := g.HeartbeatTargeting(req, "", ps(tc.x))
+			ng, out := g.HeartbeatTargeting(req, "", ps(tc.x), false)
 			if r := resp(t, out); r.Error != impl.None {
 				t.Fatalf("error %s", r.Error)
 			}
@@ -45,5 +45,19 @@ func TestHeartbeatTargeting(t *testing.T) {
 				t.Errorf("a's target entry = %s, want (%s)", got, tc.aTargeted)
 			}
 		})
+	}
+}
+
+// A deferred target leaves the group Assigning and answers a joiner at the old assignment
+// epoch; a new group may start at epoch 1 (KAFKA-20268).
+func TestHeartbeatTargetingDeferred(t *testing.T) {
+	g := New(Config{}, cluster).StartingAt(1)
+	g, out := g.HeartbeatTargeting(joinReq("a", "t"), "", ps("t-0 t-1 t-2 t-3"), false)
+	if r := resp(t, out); r.MemberEpoch != 2 || !r.Assignment.Equal(ps("t-0 t-1 t-2 t-3")) {
+		t.Fatalf("first join = %+v, want epoch 2 with all of t", r)
+	}
+	g, out = g.HeartbeatTargeting(joinReq("b", "t"), "", ps(""), true)
+	if r := resp(t, out); r.MemberEpoch != 2 || !r.Assignment.IsEmpty() || g.State() != Assigning || g.GroupEpoch() != 3 {
+		t.Fatalf("deferred join = %+v in %s, want epoch 2, nothing, group Assigning at 3", r, g)
 	}
 }
