@@ -44,13 +44,15 @@ func Check(h history.History, o Options) Report {
 		r.Checked = append(r.Checked, Linearizability)
 	}
 	if o.Reference != nil && searchable > 0 {
-		sc := simplestSearch(*o.Reference)
+		ro := *o.Reference
+		ro.Shape = search.ShapeOf(h)
+		sc := simplestSearch(ro)
 		replay := replayHistory(h)
 		if err := replay(sc.Add); err != nil {
 			r.Reference = "not searched: " + err.Error()
 			return r
 		}
-		res, v, err := judgeReference(sc.Result(), *o.Reference, replay)
+		res, v, err := judgeReference(sc.Result(), ro, replay)
 		if err != nil {
 			r.Reference = "not searched: " + err.Error()
 			return r
@@ -102,7 +104,9 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	defer done()
 	b := newLookaheadBuilder()
 	requests, searchable := 0, 0
+	var shape search.Shape
 	events, err := stream(progressReader(rs, o.Progress, 1), func(e history.Event) {
+		shape.Add(e)
 		if e.Kind == history.Request {
 			requests++
 		}
@@ -132,8 +136,11 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	}
 	var sc *search.Checker
 	var searchErr error
+	var ro search.Options
 	if o.Reference != nil && searchable > 0 {
-		sc = simplestSearch(*o.Reference)
+		ro = *o.Reference
+		ro.Shape = &shape
+		sc = simplestSearch(ro)
 		plain := add
 		add = func(e history.Event) {
 			if searchErr == nil {
@@ -173,7 +180,7 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 			}
 			return err
 		}
-		res, v, err := judgeReference(sc.Result(), *o.Reference, replay)
+		res, v, err := judgeReference(sc.Result(), ro, replay)
 		if err != nil {
 			return Report{}, err
 		}

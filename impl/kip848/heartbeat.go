@@ -20,6 +20,13 @@ func (g Group) Heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.Memb
 // checker enumerating every target (`any`) first calls it with an assignor that records its
 // AssignmentSpec, then once per target of AllTargets(spec).
 func (g Group) HeartbeatAssign(req impl.ConsumerGroupHeartbeatRequest, fresh impl.MemberID, assign AssignFunc) (Group, []impl.Reply) {
+	return g.heartbeat(req, fresh, assign, nil, false)
+}
+
+// heartbeat is HeartbeatAssign, with the requesting member's target entry replaced by entry
+// before it reconciles when entry is not nil, and the new target left uncomputed when
+// deferred (HeartbeatTargeting).
+func (g Group) heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.MemberID, assign AssignFunc, entry *impl.PartitionSet, deferred bool) (Group, []impl.Reply) {
 	if code := validateRequest(req); code != impl.None {
 		return g, answer(req, impl.ConsumerGroupHeartbeatResponse{Error: code})
 	}
@@ -41,8 +48,12 @@ func (g Group) HeartbeatAssign(req impl.ConsumerGroupHeartbeatRequest, fresh imp
 	if bump {
 		ng.groupEpoch++
 	}
-	if ng.groupEpoch > ng.assignmentEpoch {
+	if ng.groupEpoch > ng.assignmentEpoch && !deferred {
 		ng = ng.installTarget(assign, "Heartbeat")
+	}
+	if entry != nil && !(deferred && !j.known && j.replaces == "") {
+		// A new member has no entry in the previous target: it reconciles to nothing.
+		ng.target = ng.target.with(m.ID, *entry)
 	}
 	next := ng.reconcileMember(m, req.OwnedPartitions)
 	ng = ng.withMember(next)

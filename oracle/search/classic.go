@@ -21,10 +21,16 @@ type request struct {
 	// allows (the history does not record the version; it decides KIP-394's two-step join).
 	fresh    impl.MemberID
 	versions []int16
+	// variants: ConsumerGroupHeartbeat only, the requests the recorded begin may have been
+	// (heartbeatVariants); req is the first.
+	variants []impl.ConsumerGroupHeartbeatRequest
 	// end is the recorded end; code its error code when judged says it carries an answer.
 	end    history.Event
 	code   impl.ErrorCode
 	judged bool
+	// free: the answer is not held against the request (a report's "what would the reference
+	// answer"), though it still guides the choices the search tries (entries).
+	free bool
 }
 
 func (r request) op() string { return r.begin.Op }
@@ -262,8 +268,10 @@ func timers(c config) []config {
 // error code, and for a success what the end records of it (JoinGroup's generation, member
 // id, leader and member list; SyncGroup's assignment). What the end leaves out is not held
 // against it.
-func matches(resp impl.Response, end history.Event, code impl.ErrorCode) bool {
+func matches(resp impl.Response, same bool, end history.Event, code impl.ErrorCode) bool {
 	switch r := resp.(type) {
+	case impl.ConsumerGroupHeartbeatResponse:
+		return matches848(r, same, end, code)
 	case impl.JoinGroupResponse:
 		if r.Error != code {
 			return false
@@ -323,6 +331,15 @@ func replyText(resp impl.Response) string {
 		return "LeaveGroup " + got.String()
 	case impl.OffsetCommitResponse:
 		return "OffsetCommit " + r.Error.String()
+	case impl.ConsumerGroupHeartbeatResponse:
+		if r.Error != impl.None {
+			return "ConsumerGroupHeartbeat " + r.Error.String()
+		}
+		s := fmt.Sprintf("ConsumerGroupHeartbeat NONE member=%s epoch=%d", orDash(string(r.MemberID)), r.MemberEpoch)
+		if r.Assignment != nil {
+			s += " assignment=" + r.Assignment.String()
+		}
+		return s
 	}
 	return fmt.Sprintf("%T %s", resp, resp.Code())
 }

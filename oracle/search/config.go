@@ -8,6 +8,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 )
 
 // status is where one recorded request stands in one behaviour.
@@ -35,13 +36,17 @@ type open struct {
 	req    *request // shared by every config
 	status status
 	reply  impl.Response // answered only
+	same   bool          // answered heartbeat: the member's assignment is the one it had
 }
 
 // config is one behaviour of the reference up to the current event: the coordinator's state
 // and where each request still open in the history stands.
 type config struct {
 	coord coordinator.Group
-	open  []open // by id
+	// consumer: the group speaks KIP-848, and kip is its coordinator (coord stays empty).
+	consumer bool
+	kip      kip848.Group
+	open     []open // by id
 	// via is how the config was reached from the previous event's frontier, for reports.
 	via []move
 }
@@ -49,13 +54,17 @@ type config struct {
 // key is the config's canonical encoding: two configs with one key are the same behaviour
 // state (via is not part of it).
 func (c config) key(buf []byte) []byte {
-	buf = groupKey(buf[:0], c.coord)
+	if c.consumer {
+		buf = kipKey(buf[:0], c.kip)
+	} else {
+		buf = groupKey(buf[:0], c.coord)
+	}
 	for _, o := range c.open {
 		buf = binary.AppendVarint(buf, o.id)
 		buf = append(buf, byte(o.status))
 		if o.status == answered {
 			buf = append(buf, replyText(o.reply)...)
-			buf = append(buf, 0)
+			buf = append(buf, 0, boolByte(o.same))
 		}
 	}
 	return buf
@@ -114,7 +123,7 @@ func (c config) deliver(replies []impl.Reply) config {
 // request: if not, no behaviour through c explains the history.
 func (c config) consistent() bool {
 	for _, o := range c.open {
-		if o.status == answered && o.req.judged && !matches(o.reply, o.req.end, o.req.code) {
+		if o.status == answered && o.req.judged && !o.req.free && !matches(o.reply, o.same, o.req.end, o.req.code) {
 			return false
 		}
 	}
@@ -129,7 +138,11 @@ func alive(cs []config) []config {
 // render is the config for a person: the coordinator's state, then each open request.
 func (c config) render() string {
 	var b strings.Builder
-	b.WriteString("coordinator " + c.coord.String())
+	if c.consumer {
+		b.WriteString("coordinator " + c.kip.String())
+	} else {
+		b.WriteString("coordinator " + c.coord.String())
+	}
 	for _, o := range c.open {
 		fmt.Fprintf(&b, "\n  request id=%d %s %s: %s", o.id, o.req.node, o.req.op(), statusNames[o.status])
 		if o.status == answered {
@@ -164,6 +177,8 @@ const (
 	moveSession
 	movePending
 	moveElect
+	moveRebalanceTimeout
+	moveMetadata
 )
 
 func (m move) String() string {
@@ -185,6 +200,10 @@ func (m move) String() string {
 		return "session of " + m.what + " expires"
 	case movePending:
 		return "pending member " + m.what + " expires"
+	case moveRebalanceTimeout:
+		return "rebalance timeout of " + m.what
+	case moveMetadata:
+		return "a metadata refresh bumps the group epoch"
 	}
 	return "the coordinator elects " + m.what
 }
@@ -225,4 +244,20 @@ func boolByte(b bool) byte {
 		return 1
 	}
 	return 0
+}
+
+// handle is every way the coordinator can handle c.open[i], in the group's protocol.
+func (c config) handle(i int) []config {
+	if c.consumer {
+		return handle848(c, i)
+	}
+	return handle(c, i)
+}
+
+// timers is every timer of the coordinator that can fire in c, in the group's protocol.
+func (c config) timers() []config {
+	if c.consumer {
+		return timers848(c)
+	}
+	return timers(c)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
@@ -25,6 +26,10 @@ type Options struct {
 	// but a behaviour it dropped may have been the one a later answer needed, so its
 	// "violated" is only a reason to run the whole search (Judge does both).
 	Simplest bool
+	// Shape is what the search knows of the whole history before it starts (ShapeOf, or a
+	// first pass feeding Shape.Add). A KIP-848 history needs it: without it the search
+	// judges classic histories only.
+	Shape *Shape
 
 	_ struct{} // keyed literals only
 }
@@ -83,8 +88,14 @@ func New(o Options) *Checker {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
 	}
-	g := coordinator.New(coordinator.Config{Variant: o.Variant})
-	return &Checker{o: o, frontier: []config{{coord: g}}, ahead: map[int64]history.Event{},
+	start := []config{{coord: coordinator.New(coordinator.Config{Variant: o.Variant})}}
+	if o.Shape.Consumer() {
+		// A new group starts at epoch 0, or at 1 from KAFKA-20268 on (Kafka 4.4).
+		cl, _ := o.Shape.cluster()
+		g := kip848.New(kip848.Config{Variant: o.Variant}, cl)
+		start = []config{{consumer: true, kip: g}, {consumer: true, kip: g.StartingAt(1)}}
+	}
+	return &Checker{o: o, frontier: start, ahead: map[int64]history.Event{},
 		blocked: map[int64]bool{}, outside: map[int64]bool{}, res: Result{Verdict: OK}}
 }
 
@@ -154,8 +165,8 @@ func (c *Checker) step(e history.Event) error {
 	if e.Kind != history.Request {
 		return nil
 	}
-	if e.Op == history.ConsumerGroupHeartbeat {
-		c.stop(e, NotSearch, "ConsumerGroupHeartbeat: the search judges classic group histories only")
+	if e.Op == history.ConsumerGroupHeartbeat && !c.o.Shape.Consumer() {
+		c.stop(e, NotSearch, "ConsumerGroupHeartbeat: a KIP-848 history needs Options.Shape (search.ShapeOf)")
 		return nil
 	}
 	if e.Phase == history.Begin {
@@ -173,7 +184,13 @@ func (c *Checker) stop(e history.Event, verdict, detail string) {
 func (c *Checker) begin(e history.Event) error {
 	c.conns++
 	conn := c.conns
-	r, err := classicRequest(e, conn, c.ahead[e.ID])
+	var r request
+	var err error
+	if c.o.Shape.Consumer() {
+		r, err = consumerRequest(e, conn, c.ahead[e.ID], c.o.Shape)
+	} else {
+		r, err = classicRequest(e, conn, c.ahead[e.ID])
+	}
 	if err != nil {
 		return err
 	}
@@ -262,7 +279,7 @@ func (c *Checker) closure(e history.Event, code impl.ErrorCode) (matched, seen [
 			s := seen[k]
 			i := s.find(e.ID)
 			if s.open[i].status == answered {
-				if matches(s.open[i].reply, e, code) {
+				if matches(s.open[i].reply, s.open[i].same, e, code) {
 					matched = append(matched, finish(s.without(i), e.Node))
 				}
 				continue
@@ -271,7 +288,7 @@ func (c *Checker) closure(e history.Event, code impl.ErrorCode) (matched, seen [
 				if o.status != waiting && o.status != orphan {
 					continue
 				}
-				for _, n := range handle(s, j) {
+				for _, n := range s.handle(j) {
 					if !add(n) {
 						return nil, nil, c.overBudget(e)
 					}
@@ -288,7 +305,7 @@ func (c *Checker) closure(e history.Event, code impl.ErrorCode) (matched, seen [
 			if s.open[s.find(e.ID)].status == answered {
 				continue
 			}
-			for _, n := range timers(s) {
+			for _, n := range s.timers() {
 				if !add(n) {
 					return nil, nil, c.overBudget(e)
 				}
@@ -338,7 +355,7 @@ func (c *Checker) unconstrained(e history.Event, code impl.ErrorCode) []config {
 		o := f.open[j]
 		if free == nil {
 			r := *o.req
-			r.judged = false
+			r.free = true
 			free = &r
 		}
 		o.req = free
@@ -394,6 +411,15 @@ func endText(e history.Event, what string) string {
 		fmt.Fprintf(&b, " gen=%d member=%s leader=%s", e.Gen, orDash(e.Member), orDash(e.Leader))
 		if len(e.Members) > 0 {
 			fmt.Fprintf(&b, " members=(%s)", strings.Join(e.Members, " "))
+		}
+	}
+	if e.Op == history.ConsumerGroupHeartbeat && what == "NONE" {
+		fmt.Fprintf(&b, " member=%s epoch=%d", orDash(e.Member), e.Gen)
+		switch {
+		case len(e.Parts) > 0:
+			b.WriteString(" assignment=" + parts(e.Parts).String())
+		case e.Note == noteAssignmentNull:
+			b.WriteString(" assignment unchanged")
 		}
 	}
 	if e.Op == history.SyncGroup && what == "NONE" {
