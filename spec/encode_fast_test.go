@@ -58,6 +58,18 @@ member b topics=t static join-version=5
 budget session-timeouts=1 lost-responses=1
 commits librdkafka
 `,
+		"kip848-kip1251": `
+protocol consumer
+consumer kafka
+coordinator kafka
+assignor uniform
+topic t 2
+member a topics=t
+member b topics=t static
+budget crashes=1 restarts=1 lost-responses=1
+commits on
+commit-epochs kip-1251
+`,
 		"kip848-client-ids": `
 protocol consumer
 consumer kafka
