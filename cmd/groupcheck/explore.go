@@ -120,6 +120,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	showExpected := fs.Bool("show-expected", false, "also print the counterexample of each expected violation (by default: its reason, in one line)")
 	var only propertyNames
 	fs.Var(&only, "property", "check only this property (repeat the flag, or a comma list; groupcheck properties lists them)")
+	checkEncoding := fs.Bool("check-encoding", false, "compare the world's encoders (the fast one, the reflection one and the symmetry reduction's identity image) on every state, and fail on the first disagreement (spec.EncodingCheck)")
 	por := fs.Bool("por", false, "partial-order reduction of the safety search: explore only one member's local steps where they are independent of the rest and invisible to every property (see invariants.Reduced)")
 	if code, ok := fs.parse(args); !ok {
 		return code
@@ -176,6 +177,10 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck explore: %v\n", err)
 		return 2
 	}
+	if *checkEncoding && (*symmetry || *por) {
+		fmt.Fprintf(stderr, "groupcheck explore: --check-encoding compares the plain search's encoders: run it without --symmetry and --por\n")
+		return 2
+	}
 	if *por && (*symmetry || measure) {
 		fmt.Fprintf(stderr, "groupcheck explore: %s\n", errReduction)
 		return 2
@@ -195,10 +200,21 @@ func explore(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	m := invariants.NewModelWith(cfg, props)
 	prog := newProgress(stderr)
-	r, sym := checkWorld(m, *symmetry, *por, b.options(prog))
+	var r explorer.Report[spec.World, spec.Action]
+	var sym *symmetryReport
+	var encoders invariants.EncodingChecked
+	if *checkEncoding {
+		encoders = invariants.NewEncodingChecked(m)
+		r = invariants.Check(encoders, cfg, m.Properties(), b.options(prog))
+	} else {
+		r, sym = checkWorld(m, *symmetry, *por, b.options(prog))
+	}
 	stop()
 	prog.Done()
 	rep := newReport(m, r)
+	if *checkEncoding {
+		rep.checkEncoding(encoders)
+	}
 	if *por {
 		rep.Reduction = "partial-order"
 	}
@@ -240,7 +256,7 @@ func explore(args []string, stdout, stderr io.Writer) int {
 		writeSymmetry(stdout, sym)
 	}
 	switch {
-	case rep.failed():
+	case rep.failed() || rep.EncodingMismatch != "":
 		return 1
 	case rep.undecided():
 		return exitUndecided

@@ -32,6 +32,10 @@ type report struct {
 	Rounds      *roundsReport    `json:"rounds,omitempty"`
 	// Reduction says how the safety search was reduced ("partial-order"), or "".
 	Reduction string `json:"reduction,omitempty"`
+	// EncodingCheck is what --check-encoding found: the encoders agreed on every state, or
+	// EncodingMismatch says where they did not.
+	EncodingCheck    string `json:"encoding_check,omitempty"`
+	EncodingMismatch string `json:"encoding_mismatch,omitempty"`
 
 	paths  []*explorer.Path[spec.World, spec.Action]
 	lasso  *invariants.Lasso // the converges counterexample, written with its cycle marked
@@ -215,4 +219,14 @@ func (r *report) writeConvergeTraces(dir string) error {
 		}
 	}
 	return nil
+}
+
+// checkEncoding records what --check-encoding found.
+func (r *report) checkEncoding(e invariants.EncodingChecked) {
+	why, world := e.Mismatch()
+	if why == "" {
+		r.EncodingCheck = fmt.Sprintf("World.Encode, the reflection encoder and the identity image agreed on all %s states", thousands(r.Distinct))
+		return
+	}
+	r.EncodingMismatch = why + " in the world\n" + world
 }

@@ -88,6 +88,9 @@ const rowWidth = 150
 // mean where they appear, and the search's figures.
 func (r *report) writeText(w io.Writer, showExpected bool) {
 	fmt.Fprintln(w, r.summary())
+	if r.EncodingMismatch != "" {
+		fmt.Fprintf(w, "\nENCODING CHECK FAILED: %s\n", r.EncodingMismatch)
+	}
 	for i, p := range r.Properties {
 		if p.Status == "violated" && p.Expected == "" {
 			r.writeViolation(w, i, "VIOLATED")
@@ -121,6 +124,9 @@ func (r *report) writeText(w io.Writer, showExpected bool) {
 	r.writeVerdicts(w)
 	if r.Reduction != "" {
 		fmt.Fprintf(w, "\n%s\n", reductionNote)
+	}
+	if r.EncodingCheck != "" {
+		fmt.Fprintf(w, "\nencoding check: %s\n", r.EncodingCheck)
 	}
 	if r.Rounds != nil && !r.Rounds.exceeded() {
 		r.Rounds.writeText(w)
