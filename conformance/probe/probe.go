@@ -47,6 +47,8 @@ type difference struct {
 	Schedule schedule
 	Step     int
 	Lines    []string
+	// Replanned marks a difference a re-planned schedule met (replan).
+	Replanned bool
 }
 
 func (d difference) String() string {

@@ -139,7 +139,7 @@ func TestShortAgainstBrokers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000})
+		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000, replan: defaultReplan})
 		stop()
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +22,7 @@ type options struct {
 	walks     int
 	seed      uint64
 	walkLen   int
+	replan    int
 	out       string
 	replay    string
 	trace     bool
@@ -38,6 +38,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.walks, "walks", 0, "random walks of each world, besides the covering schedules")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random walks")
 	fs.IntVar(&o.walkLen, "walk-length", 40, "steps of a random walk at most")
+	fs.IntVar(&o.replan, "replan", defaultReplan, "rounds of re-planning around the differences found (0: none)")
 	fs.StringVar(&o.out, "out", "", "directory to write each difference's schedule to (replayable with -replay)")
 	fs.StringVar(&o.replay, "replay", "", "run one schedule file instead of the worlds' schedules")
 	fs.BoolVar(&o.trace, "v", false, "trace every step: the reference's events and the broker's answers")
@@ -47,8 +48,8 @@ func parseFlags(args []string) (options, error) {
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if o.maxStates < 1 || o.walks < 0 || o.walkLen < 1 {
-		return o, fmt.Errorf("-max-states and -walk-length must be positive, -walks not negative")
+	if o.maxStates < 1 || o.walks < 0 || o.walkLen < 1 || o.replan < 0 {
+		return o, fmt.Errorf("-max-states and -walk-length must be positive, -walks and -replan not negative")
 	}
 	if names != "" {
 		o.worlds = strings.Split(names, ",")
@@ -155,10 +156,25 @@ type worldReport struct {
 	States                            int
 	Complete                          bool
 	Transitions                       map[transition]bool // reached by the search → exercised in agreement
-	Schedules, Walks                  int
-	Conflicts                         int // covering schedules not run: two timers the broker orders (timerConflict)
+	Schedules, Walks, Replans         int
+	Conflicts                         int // schedules not run: two timers the broker orders (timerConflict)
 	Steps, Requests, Responses, Equal int
 	Diffs                             []difference
+	Missed                            map[transition]string // why a transition is not exercised
+	onUnrun                           map[transition]bool   // transitions on schedules not run
+}
+
+// add counts one schedule's run.
+func (r *worldReport) add(res outcome) {
+	r.Steps += res.Steps
+	r.Requests += res.Requests
+	r.Responses += res.Responses
+	r.Equal += res.Equal
+	for t := range res.Exercised {
+		if _, ok := r.Transitions[t]; ok {
+			r.Transitions[t] = true
+		}
+	}
 }
 
 func (r worldReport) exercised() int {
@@ -181,49 +197,51 @@ func (p *prober) probe(o options) (report, error) {
 	rep := report{Broker: p.name}
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
 	for _, name := range o.worlds {
-		_, cfg, err := lookupWorld(name)
+		wr, err := probeWorld(name, o, rng, p.name, p.runSchedule)
 		if err != nil {
 			return rep, err
-		}
-		e := explore(name, cfg, o.maxStates)
-		wr := worldReport{World: name, States: e.States, Complete: e.Complete, Transitions: map[transition]bool{}}
-		for t := range e.Transitions {
-			wr.Transitions[t] = false
-		}
-		var scheds []schedule
-		for _, s := range e.covering() {
-			if timerConflict(s, cfg) {
-				wr.Conflicts++
-				continue
-			}
-			scheds = append(scheds, s)
-		}
-		wr.Schedules = len(scheds)
-		for i := range o.walks {
-			scheds = append(scheds, walk(name, cfg, rng, o.walkLen, i))
-			wr.Walks++
-		}
-		for _, s := range scheds {
-			res, err := p.runSchedule(s, cfg)
-			if err != nil {
-				return rep, fmt.Errorf("world %s, schedule for %s: %w", name, s.Target, err)
-			}
-			wr.Steps += res.Steps
-			wr.Requests += res.Requests
-			wr.Responses += res.Responses
-			wr.Equal += res.Equal
-			for t := range res.Exercised {
-				if _, ok := wr.Transitions[t]; ok {
-					wr.Transitions[t] = true
-				}
-			}
-			if res.Diff != nil {
-				wr.Diffs = append(wr.Diffs, *res.Diff)
-			}
 		}
 		rep.Worlds = append(rep.Worlds, wr)
 	}
 	return rep, nil
+}
+
+// probeWorld runs one world's covering schedules, walks and re-planned schedules with
+// run, against the broker named broker.
+func probeWorld(name string, o options, rng *rand.Rand, broker string, run runner) (worldReport, error) {
+	_, cfg, err := lookupWorld(name)
+	if err != nil {
+		return worldReport{}, err
+	}
+	e := explore(name, cfg, o.maxStates)
+	wr := worldReport{World: name, States: e.States, Complete: e.Complete, Transitions: map[transition]bool{}}
+	for t := range e.Transitions {
+		wr.Transitions[t] = false
+	}
+	var scheds []schedule
+	for _, s := range e.covering() {
+		if timerConflict(s, cfg) {
+			wr.unrunSchedule(s, cfg)
+			continue
+		}
+		scheds = append(scheds, s)
+	}
+	wr.Schedules = len(scheds)
+	for i := range o.walks {
+		scheds = append(scheds, walk(name, cfg, rng, o.walkLen, i))
+		wr.Walks++
+	}
+	for _, s := range scheds {
+		res, err := run(s, cfg)
+		if err != nil {
+			return wr, fmt.Errorf("world %s, schedule for %s: %w", name, s.Target, err)
+		}
+		wr.add(res)
+		if res.Diff != nil {
+			wr.Diffs = append(wr.Diffs, *res.Diff)
+		}
+	}
+	return wr, replan(&wr, cfg, o.maxStates, o.replan, broker, run)
 }
 
 // walk is a random walk of the world's realisable actions. Every other walk holds one
@@ -270,17 +288,17 @@ func walk(name string, cfg spec.Config, rng *rand.Rand, length, n int) schedule 
 
 func (r report) write(out io.Writer) {
 	fmt.Fprintf(out, "broker %s\n", r.Broker)
-	fmt.Fprintf(out, "%-16s %7s %5s %5s %5s %6s %6s %6s %6s %5s %5s\n", "world", "states", "trans", "sched", "walks", "reqs", "resps", "equal", "covered", "diffs", "unrun")
-	var tt, te, ts, tw, tq, tr, teq, td, tc int
+	fmt.Fprintf(out, "%-16s %7s %5s %5s %5s %6s %6s %6s %6s %6s %5s %5s\n", "world", "states", "trans", "sched", "walks", "replan", "reqs", "resps", "equal", "covered", "diffs", "unrun")
+	var tt, te, ts, tw, trp, tq, tr, teq, td, tc int
 	for _, w := range r.Worlds {
 		states := fmt.Sprint(w.States)
 		if !w.Complete {
 			states += "+"
 		}
-		fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %5d %5d\n", w.World, states, len(w.Transitions), w.Schedules, w.Walks, w.Requests, w.Responses, w.Equal, w.exercised(), len(w.Diffs), w.Conflicts)
-		tt, te, ts, tw, tq, tr, teq, td, tc = tt+len(w.Transitions), te+w.exercised(), ts+w.Schedules, tw+w.Walks, tq+w.Requests, tr+w.Responses, teq+w.Equal, td+len(w.Diffs), tc+w.Conflicts
+		fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %6d %5d %5d\n", w.World, states, len(w.Transitions), w.Schedules, w.Walks, w.Replans, w.Requests, w.Responses, w.Equal, w.exercised(), len(w.Diffs), w.Conflicts)
+		tt, te, ts, tw, trp, tq, tr, teq, td, tc = tt+len(w.Transitions), te+w.exercised(), ts+w.Schedules, tw+w.Walks, trp+w.Replans, tq+w.Requests, tr+w.Responses, teq+w.Equal, td+len(w.Diffs), tc+w.Conflicts
 	}
-	fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %5d %5d\n", "total", "", tt, ts, tw, tq, tr, teq, te, td, tc)
+	fmt.Fprintf(out, "%-16s %7s %5d %5d %5d %6d %6d %6d %6d %6d %5d %5d\n", "total", "", tt, ts, tw, trp, tq, tr, teq, te, td, tc)
 	if tt > 0 {
 		fmt.Fprintf(out, "coverage: %d of %d reference transitions exercised in agreement with the broker (%.1f %%)\n", te, tt, 100*float64(te)/float64(tt))
 	}
@@ -288,14 +306,7 @@ func (r report) write(out io.Writer) {
 		fmt.Fprintf(out, "difference (%d schedules): %s\n  %s\n", d.count, d.diff, classify(d.diff, r.Broker))
 	}
 	for _, w := range r.Worlds {
-		var missed []string
-		for t, ok := range w.Transitions {
-			if !ok {
-				missed = append(missed, string(t))
-			}
-		}
-		slices.Sort(missed)
-		for _, m := range missed {
+		for _, m := range w.missedLines() {
 			fmt.Fprintf(out, "not exercised: %s: %s\n", w.World, m)
 		}
 	}
@@ -307,7 +318,9 @@ type distinctDiff struct {
 }
 
 // distinct groups the differences by what differs (the world and the differing lines),
-// keeping the shortest schedule of each.
+// keeping the shortest schedule of each, one of the first schedules run (covering and
+// walks) where they show it: a re-planned schedule is kept only for a difference they do
+// not show.
 func (r report) distinct() []distinctDiff {
 	var out []distinctDiff
 	index := map[string]int{}
@@ -319,7 +332,7 @@ func (r report) distinct() []distinctDiff {
 			}
 			if i, ok := index[key]; ok {
 				out[i].count++
-				if len(d.Schedule.Actions) < len(out[i].diff.Schedule.Actions) {
+				if o := out[i].diff; !d.Replanned && o.Replanned || d.Replanned == o.Replanned && len(d.Schedule.Actions) < len(o.Schedule.Actions) {
 					out[i].diff = d
 				}
 				continue

@@ -217,19 +217,31 @@ type explored struct {
 	States      int
 	Complete    bool // false when the search stopped at maxStates
 	Transitions map[transition]schedule
+	// Through names, for each transition reached only by taking a forbidden edge (explore
+	// with attribute), the difference seen on the first forbidden edge of a shortest path.
+	Through map[transition]string
 }
 
 // explore searches w's realisable states breadth first, up to maxStates, and keeps the
 // first (so shortest) schedule reaching each transition.
 func explore(name string, cfg spec.Config, maxStates int) explored {
+	return exploreAvoiding(name, cfg, maxStates, nil, false)
+}
+
+// exploreAvoiding is explore taking no edge f forbids. With attribute it then searches on
+// from the forbidden edges (up to maxStates states more) and records in Through each
+// transition only they lead to, with the difference of the first one on the way.
+func exploreAvoiding(name string, cfg spec.Config, maxStates int, f *forbidden, attribute bool) explored {
 	type node struct {
 		w      spec.World
 		parent int
 		action spec.Action
+		via    string // the difference of the first forbidden edge on the path, "" for none
 	}
 	nodes := []node{{w: spec.Init(cfg), parent: -1}}
 	seen := map[string]bool{string(nodes[0].w.Encode(nil)): true}
-	out := explored{Complete: true, Transitions: map[transition]schedule{}}
+	seenVia := map[string]bool{}
+	out := explored{Complete: true, Transitions: map[transition]schedule{}, Through: map[transition]string{}}
 	path := func(i int, last spec.Action) []spec.Action {
 		as := []spec.Action{last}
 		for ; nodes[i].parent >= 0; i = nodes[i].parent {
@@ -238,9 +250,26 @@ func explore(name string, cfg spec.Config, maxStates int) explored {
 		slices.Reverse(as)
 		return as
 	}
+	// The clean search runs first, then the one past forbidden edges, so that a state
+	// reachable without one is never recorded as reached through one.
+	clean, through := []int{0}, []int(nil)
+	viaStates := 0
 	var buf []spec.Action
-	for head := 0; head < len(nodes); head++ {
-		w := nodes[head].w
+	for len(clean) > 0 || len(through) > 0 {
+		var head int
+		if len(clean) > 0 {
+			head, clean = clean[0], clean[1:]
+		} else {
+			head, through = through[0], through[1:]
+		}
+		w, via := nodes[head].w, nodes[head].via
+		if via != "" && seen[string(w.Encode(nil))] {
+			continue
+		}
+		var key string
+		if !f.empty() {
+			key = string(w.Encode(nil))
+		}
 		buf = spec.Actions(w, buf[:0])
 		for _, a := range buf {
 			if !realisable(w, a) {
@@ -250,24 +279,52 @@ func explore(name string, cfg spec.Config, maxStates int) explored {
 			if !ok {
 				continue
 			}
-			if t := transitionOf(w, a, ev); t != "" {
-				if _, had := out.Transitions[t]; !had {
-					out.Transitions[t] = schedule{World: name, Actions: path(head, a), Target: string(t)}
+			t := transitionOf(w, a, ev)
+			nextVia := via
+			if via == "" {
+				if id, bad := f.blocks(key, a, t, &cfg); bad {
+					if !attribute {
+						continue
+					}
+					nextVia = id
+				}
+			}
+			if t != "" {
+				if nextVia == "" {
+					if _, had := out.Transitions[t]; !had {
+						out.Transitions[t] = schedule{World: name, Actions: path(head, a), Target: string(t)}
+					}
+				} else if _, had := out.Through[t]; !had {
+					out.Through[t] = nextVia
 				}
 			}
 			k := string(next.Encode(nil))
-			if seen[k] {
+			if seen[k] || nextVia != "" && seenVia[k] {
 				continue
 			}
-			if len(nodes) >= maxStates {
-				out.Complete = false
+			if nextVia == "" && len(nodes)-viaStates >= maxStates || nextVia != "" && viaStates >= maxStates {
+				if nextVia == "" {
+					out.Complete = false
+				}
 				continue
 			}
-			seen[k] = true
-			nodes = append(nodes, node{w: next, parent: head, action: a})
+			nodes = append(nodes, node{w: next, parent: head, action: a, via: nextVia})
+			if nextVia == "" {
+				seen[k] = true
+				clean = append(clean, len(nodes)-1)
+			} else {
+				seenVia[k] = true
+				viaStates++
+				through = append(through, len(nodes)-1)
+			}
 		}
 	}
-	out.States = len(nodes)
+	out.States = len(nodes) - viaStates
+	for t := range out.Through {
+		if _, ok := out.Transitions[t]; ok {
+			delete(out.Through, t)
+		}
+	}
 	return out
 }
 
