@@ -26,7 +26,7 @@ func Check(h history.History, o Options) Report {
 		r.Violations = []Violation{{Property: WellFormed, Class: ClassViolation, Message: err.Error()}}
 		return r
 	}
-	r = scanHistory(h).result()
+	r = scanHistory(h, o.Settle).result()
 	requests, searchable := 0, 0
 	for _, e := range h {
 		if e.Kind == history.Request {
@@ -76,6 +76,9 @@ func (s *scan) result() Report {
 		}
 	}
 	r.Checked = append(r.Checked, Plain...)
+	if s.settle != nil {
+		r.Checked = append(r.Checked, RebalanceCompletes)
+	}
 	return r
 }
 
@@ -121,6 +124,7 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 		return Report{}, fmt.Errorf("history: rewinding for the second pass: %v", err)
 	}
 	s := newScan(b.la)
+	s.settleWithin(o.Settle)
 	add := s.add
 	var lc StreamChecker
 	if o.LinearizabilityStream != nil && requests > 0 {
