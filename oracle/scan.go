@@ -66,7 +66,7 @@ func scanHistory(h history.History, settle time.Duration) *scan {
 func (s *scan) add(e history.Event) {
 	s.events++
 	if s.settle != nil {
-		s.settle.last = e
+		s.settle.before(s, e)
 	}
 	if e.Phase == history.Begin {
 		s.open[e.ID] = e

@@ -47,13 +47,16 @@ import (
 // owner and every live node with a known target owns exactly its target. Its state is live
 // state only: per node its topics and target, and the partitions named so far.
 type settling struct {
-	bound int64                  // ns
-	named map[part]bool          // every partition an assign or assignment named
-	nodes map[string]*settleNode // by node name
-	gen   int32                  // the latest classic generation an answer gave
-	nulls bool                   // a heartbeat answer was noted "assignment=null"
-	open  *stall                 // the group has not changed, unsettled, since open.from
-	last  history.Event          // the latest event of the history
+	bound  int64                  // ns
+	named  map[part]bool          // every partition an assign or assignment named
+	nodes  map[string]*settleNode // by node name
+	gen    int32                  // the latest classic generation an answer gave
+	nulls  bool                   // a heartbeat answer was noted "assignment=null"
+	open   *stall                 // the group has not changed, unsettled, since open.from
+	last   history.Event          // the latest event of the history
+	names  []string               // the scan's node names, sorted (sortedNodes)
+	owned  map[part]bool          // scratch of unsettled: what live nodes own
+	topics map[string]bool        // scratch of unsettled: what live nodes subscribe to
 }
 
 // settleNode is what settling knows of one node beyond the scan's node.
@@ -68,8 +71,9 @@ type settleNode struct {
 	answered identity        // its last accepted heartbeat answer's member ID and epoch
 }
 
-// stall is the group unsettled and unchanged since from: what was wrong then, in words, and
-// the events that show it.
+// stall is the group unsettled and unchanged since from. Why is put in words (reasons, and
+// the events they name) only once it is past the bound, at the first event after that and
+// before that event is applied: until a change, the state that explains it is the same.
 type stall struct {
 	from    history.Event
 	reasons []string
@@ -83,7 +87,8 @@ const nullAssignment = "assignment=null"
 // settleWithin makes the scan judge RebalanceCompletes with bound (0 or less: not judged).
 func (s *scan) settleWithin(bound time.Duration) {
 	if bound > 0 {
-		s.settle = &settling{bound: int64(bound), named: map[part]bool{}, nodes: map[string]*settleNode{}}
+		s.settle = &settling{bound: int64(bound), named: map[part]bool{}, nodes: map[string]*settleNode{},
+			owned: map[part]bool{}, topics: map[string]bool{}}
 	}
 }
 
@@ -132,7 +137,19 @@ func (st *settling) observe(s *scan, n *node, e history.Event) {
 	}
 	if changed {
 		st.judge(s, e, "")
-		st.open = st.unsettled(s, e)
+		st.open = nil
+		if st.unsettled(s, nil, nil) {
+			st.open = &stall{from: e}
+		}
+	}
+}
+
+// before is the start of the scan's step for event e: e is the history's latest, and if the
+// open stall is past the bound by e's time, it is explained by the state before e.
+func (st *settling) before(s *scan, e history.Event) {
+	st.last = e
+	if sl := st.open; sl != nil && sl.reasons == nil && e.T-sl.from.T > st.bound {
+		st.explain(s)
 	}
 }
 
@@ -207,7 +224,7 @@ func (st *settling) sync(s *scan, sn *settleNode, b, e history.Event) {
 	}
 	st.gen = max(st.gen, b.Gen)
 	if b.Assignments != nil {
-		for _, name := range sortedNodes(s) {
+		for _, name := range st.sortedNodes(s) {
 			n, other := s.nodes[name], st.nodes[name]
 			if other == nil || !other.classic {
 				continue
@@ -267,81 +284,69 @@ func (st *settling) live(s *scan, n *node, sn *settleNode) bool {
 	return n.member && !s.rt.crashed[n.name] && n.closing == nil && (n.ep == nil || !n.ep.isolated) && !sn.left
 }
 
-func sortedNodes(s *scan) []string {
-	names := make([]string, 0, len(s.nodes))
-	for name := range s.nodes {
-		names = append(names, name)
+// sortedNodes are the scan's node names in order, kept until a node is added.
+func (st *settling) sortedNodes(s *scan) []string {
+	if len(st.names) != len(s.nodes) {
+		st.names = st.names[:0]
+		for name := range s.nodes {
+			st.names = append(st.names, name)
+		}
+		sort.Strings(st.names)
 	}
-	sort.Strings(names)
-	return names
+	return st.names
 }
 
-// unsettled is what keeps the group from being settled after event e, or nil.
-func (st *settling) unsettled(s *scan, e history.Event) *stall {
-	owned := map[part]bool{}
-	topics := map[string]bool{}
-	var live []string
-	for _, name := range sortedNodes(s) {
+// unsettled reports whether the group is not settled now, and with fn, is told each live
+// node and unowned partition that keep it so.
+func (st *settling) unsettled(s *scan, unowned func(part), behind func(name string)) bool {
+	clear(st.owned)
+	clear(st.topics)
+	anyLive, bad := false, false
+	for _, name := range st.sortedNodes(s) {
 		n, sn := s.nodes[name], st.node(name)
 		if !st.live(s, n, sn) {
 			continue
 		}
-		live = append(live, name)
+		anyLive = true
 		for q := range n.owned {
-			owned[q] = true
+			st.owned[q] = true
 		}
 		for t := range sn.topics {
-			topics[t] = true
+			st.topics[t] = true
+		}
+		if sn.target != nil && !sameOwned(n.owned, sn.target) {
+			bad = true
+			if behind != nil {
+				behind(name)
+			}
 		}
 	}
-	if len(live) == 0 {
-		return nil
+	if !anyLive {
+		return false
 	}
-	var unowned []part
 	for q := range st.named {
-		if topics[q.topic] && !owned[q] {
-			unowned = append(unowned, q)
+		if st.topics[q.topic] && !st.owned[q] {
+			bad = true
+			if unowned != nil {
+				unowned(q)
+			}
 		}
 	}
-	sort.Slice(unowned, func(i, j int) bool { return unowned[i].less(unowned[j]) })
-	sl := &stall{from: e}
-	if len(unowned) > 0 {
-		st.explainUnowned(s, sl, unowned)
-	}
-	for _, name := range live {
-		n, sn := s.nodes[name], st.nodes[name]
-		if sn.target == nil || sameOwned(n.owned, sn.target) {
-			continue
-		}
-		sl.reasons = append(sl.reasons, fmt.Sprintf("%s (member %s) owned (%s) but was assigned (%s) at %s",
-			name, n.id.member, joinParts(n.ownedParts()), joinParts(setParts(sn.target)), at(sn.targetAt)))
-		sl.why = append(sl.why, sn.targetAt)
-	}
-	if len(sl.reasons) == 0 {
-		return nil
-	}
-	return sl
+	return bad
 }
 
-// explainUnowned says, of partitions without a live owner, who holds them without being live,
-// or who last released them.
-func (st *settling) explainUnowned(s *scan, sl *stall, unowned []part) {
-	names := sortedNodes(s)
+// explain puts the open stall in words: the partitions without a live owner and who had them
+// last, and the members that do not own their target.
+func (st *settling) explain(s *scan) {
+	var qs []part
+	var behind []string
+	st.unsettled(s, func(q part) { qs = append(qs, q) }, func(name string) { behind = append(behind, name) })
+	sort.Slice(qs, func(i, j int) bool { return qs[i].less(qs[j]) })
+	sl := st.open
 	var order []string
 	byHow := map[string][]part{}
-	for _, q := range unowned {
-		how := "never owned"
-		var ev *history.Event
-		for _, name := range names {
-			n, sn := s.nodes[name], st.node(name)
-			if n.owned[q] != nil && sn.gone != nil {
-				how, ev = fmt.Sprintf("held by %s, not live since it %s", name, goneHow(*sn.gone)), sn.gone
-				break
-			}
-			if r, ok := n.released[q]; ok && (ev == nil || r.Seq > ev.Seq) {
-				how, ev = fmt.Sprintf("last released by %s at %s", name, at(r)), &r
-			}
-		}
+	for _, q := range qs {
+		how, ev := st.lastOwner(s, q)
 		if _, ok := byHow[how]; !ok {
 			order = append(order, how)
 			if ev != nil {
@@ -353,6 +358,28 @@ func (st *settling) explainUnowned(s *scan, sl *stall, unowned []part) {
 	for _, how := range order {
 		sl.reasons = append(sl.reasons, fmt.Sprintf("%s had no live owner (%s)", joinParts(byHow[how]), how))
 	}
+	for _, name := range behind {
+		n, sn := s.nodes[name], st.nodes[name]
+		sl.reasons = append(sl.reasons, fmt.Sprintf("%s (member %s) owned (%s) but was assigned (%s) at %s",
+			name, n.id.member, joinParts(n.ownedParts()), joinParts(setParts(sn.target)), at(sn.targetAt)))
+		sl.why = append(sl.why, sn.targetAt)
+	}
+}
+
+// lastOwner says who had partition q last, and the event that shows it: a node holding it
+// that is not live, else the node that released it last.
+func (st *settling) lastOwner(s *scan, q part) (string, *history.Event) {
+	how, ev := "never owned", (*history.Event)(nil)
+	for _, name := range st.sortedNodes(s) {
+		n, sn := s.nodes[name], st.node(name)
+		if n.owned[q] != nil && sn.gone != nil {
+			return fmt.Sprintf("held by %s, not live since it %s", name, goneHow(*sn.gone)), sn.gone
+		}
+		if r, ok := n.released[q]; ok && (ev == nil || r.Seq > ev.Seq) {
+			how, ev = fmt.Sprintf("last released by %s at %s", name, at(r)), &r
+		}
+	}
+	return how, ev
 }
 
 // goneHow says what event e did to its node's liveness.
