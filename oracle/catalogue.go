@@ -9,7 +9,8 @@ type Entry struct {
 }
 
 // Catalogue lists the properties Check judges, in the report's order.
-// TestCatalogueCoversChecks keeps it equal to Plain and the two search checks.
+// TestCatalogueCoversChecks keeps it equal to Plain, the bounded RebalanceCompletes and the
+// two search checks.
 var Catalogue = []Entry{
 	{ExclusiveOwnership, "promise",
 		"no two members the coordinator still considers current own one partition at the same time, by their callbacks; an overlap whose earlier owner was cut off or fenced and not yet told is a zombie, not a violation",
@@ -44,6 +45,9 @@ var Catalogue = []Entry{
 	{RemovedStaysRemoved, "conformance: the Apache Kafka broker's group coordinator",
 		"the coordinator accepts no request from a member id that left or that it removed, begun after that, until it rejoins",
 		"docs/protocol.md §1.6, §1.7, §3.3, §3.6"},
+	{RebalanceCompletes, "promise",
+		"with a bound given (check-history --settle D), the group never sits unchanged for longer than it while a subscribed partition has no live owner or a live member does not hold the assignment the coordinator last computed for it",
+		"docs/protocol.md §1.9, §1.12, §3.5, §3.9"},
 	{Linearizability, "conformance: the reference coordinator",
 		"the coordinator's answers are those of the reference coordinator over some order of the concurrent requests (check-history --linearizability)",
 		"docs/oracle.md"},

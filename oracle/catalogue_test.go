@@ -6,7 +6,8 @@ import (
 )
 
 // The catalogue lists exactly what Check can judge: the plain properties in the report's
-// order, then the two search checks. A property added to Plain without its entry fails here.
+// order, then the bounded one, then the two search checks. A property added to Plain without
+// its entry fails here.
 func TestCatalogueCoversChecks(t *testing.T) {
 	var names []string
 	for _, e := range Catalogue {
@@ -15,7 +16,7 @@ func TestCatalogueCoversChecks(t *testing.T) {
 			t.Errorf("%s: origin, statement and source must all be given: %+v", e.Name, e)
 		}
 	}
-	want := append(slices.Clone(Plain), Linearizability, ReferenceSearch)
+	want := append(slices.Clone(Plain), RebalanceCompletes, Linearizability, ReferenceSearch)
 	if !slices.Equal(names, want) {
 		t.Errorf("catalogue lists %v, want %v", names, want)
 	}

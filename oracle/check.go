@@ -26,7 +26,7 @@ func Check(h history.History, o Options) Report {
 		r.Violations = []Violation{{Property: WellFormed, Class: ClassViolation, Message: err.Error()}}
 		return r
 	}
-	r = scanHistory(h).result()
+	r = scanHistory(h, o.Settle).result()
 	requests, searchable := 0, 0
 	for _, e := range h {
 		if e.Kind == history.Request {
@@ -78,6 +78,9 @@ func (s *scan) result() Report {
 		}
 	}
 	r.Checked = append(r.Checked, Plain...)
+	if s.settle != nil {
+		r.Checked = append(r.Checked, RebalanceCompletes)
+	}
 	return r
 }
 
@@ -125,6 +128,7 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 		return Report{}, fmt.Errorf("history: rewinding for the second pass: %v", err)
 	}
 	s := newScan(b.la)
+	s.settleWithin(o.Settle)
 	add := s.add
 	var lc StreamChecker
 	if o.LinearizabilityStream != nil && requests > 0 {

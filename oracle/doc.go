@@ -24,7 +24,9 @@
 //
 // ExclusiveOwnership, RevokeBeforeAssign, LostOnlyAfterMembershipLost, CommitFromOwner,
 // GenerationMonotonic, ClaimsTruthful and CallbacksConsistent; each constant's comment gives
-// the rule and its source.
+// the rule and its source. RebalanceCompletes, progress within a bound, is judged only when
+// Options.Settle gives the bound: a group that stops changing while a partition has no live
+// owner or a member lacks its assignment is otherwise seen only as a test's timeout.
 //
 // # Implementation notes
 //

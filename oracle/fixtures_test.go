@@ -29,6 +29,16 @@ func (b *hb) commitAs(node, member string, gen int32, ps history.Parts, errName 
 	b.end(b.begin(history.Event{Kind: history.Commit, Node: node, Member: member, Gen: gen, Parts: ps}), history.Event{Err: errName})
 }
 
+// syncTwo records generation g's SyncGroups of classic members m1 on c1, the leader, given a1,
+// and m2 on c2 given a2, and both observing the generation.
+func (b *hb) syncTwo(g int32, a1, a2 history.Parts) {
+	c := history.Classic
+	b.call(history.Event{Node: "c1", Proto: c, Op: history.SyncGroup, Member: "m1", Gen: g, Assignments: map[string]history.Parts{"m1": a1, "m2": a2}}, history.Event{Parts: a1})
+	b.call(history.Event{Node: "c2", Proto: c, Op: history.SyncGroup, Member: "m2", Gen: g}, history.Event{Parts: a2})
+	b.gen("c1", "m1", g)
+	b.gen("c2", "m2", g)
+}
+
 // cooperativeClean is two kgo-like classic cooperative-sticky members: c2 joins, c1 gives
 // t-2 and t-3 up in the first round and c2 takes them in the second, then c1 closes and c2
 // takes everything. Requests are as a wire tap sees them (docs/clients.md §2 order within a session).
@@ -50,10 +60,7 @@ func cooperativeClean() history.History {
 	j2 := b.begin(history.Event{Kind: history.Request, Node: "c2", Proto: c, Op: history.JoinGroup, Member: "m2", Gen: -1})
 	b.call(history.Event{Node: "c1", Proto: c, Op: history.JoinGroup, Member: "m1", Gen: 1, Owned: all}, history.Event{Member: "m1", Gen: 2, Leader: "m1", Members: []string{"m1", "m2"}})
 	b.end(j2, history.Event{Member: "m2", Gen: 2, Leader: "m1"})
-	b.call(history.Event{Node: "c1", Proto: c, Op: history.SyncGroup, Member: "m1", Gen: 2, Assignments: map[string]history.Parts{"m1": low, "m2": {}}}, history.Event{Parts: low})
-	b.call(history.Event{Node: "c2", Proto: c, Op: history.SyncGroup, Member: "m2", Gen: 2}, history.Event{Parts: history.Parts{}})
-	b.gen("c1", "m1", 2)
-	b.gen("c2", "m2", 2)
+	b.syncTwo(2, low, history.Parts{})
 	b.cbAs("c2", "m2", 2, history.Assign, nil) // kgo calls assigned on every session, even empty
 	rv := b.begin(history.Event{Kind: history.Revoke, Node: "c1", Member: "m1", Gen: 2, Parts: high})
 	b.commitAs("c1", "m1", 2, high, "")
@@ -61,10 +68,7 @@ func cooperativeClean() history.History {
 	j2 = b.begin(history.Event{Kind: history.Request, Node: "c2", Proto: c, Op: history.JoinGroup, Member: "m2", Gen: 2})
 	b.call(history.Event{Node: "c1", Proto: c, Op: history.JoinGroup, Member: "m1", Gen: 2, Owned: low}, history.Event{Member: "m1", Gen: 3, Leader: "m1", Members: []string{"m1", "m2"}})
 	b.end(j2, history.Event{Member: "m2", Gen: 3, Leader: "m1"})
-	b.call(history.Event{Node: "c1", Proto: c, Op: history.SyncGroup, Member: "m1", Gen: 3, Assignments: map[string]history.Parts{"m1": low, "m2": high}}, history.Event{Parts: low})
-	b.call(history.Event{Node: "c2", Proto: c, Op: history.SyncGroup, Member: "m2", Gen: 3}, history.Event{Parts: high})
-	b.gen("c1", "m1", 3)
-	b.gen("c2", "m2", 3)
+	b.syncTwo(3, low, high)
 	b.cbAs("c1", "m1", 3, history.Assign, nil)
 	b.cbAs("c2", "m2", 3, history.Assign, high)
 	b.commitAs("c2", "m2", 3, high, "")
@@ -136,6 +140,32 @@ func consumerZombie(skipLost bool) history.History {
 	return b.h
 }
 
+// classicCrashNeverExpired is a classic eager group of two whose broker never expires a
+// crashed member's session: c2 crashes owning t-2 and t-3, and for 42 s c1 heartbeats and
+// commits at generation 1 and nothing else happens. Every plain property holds; with a settle
+// bound under 42 s rebalance-completes does not.
+func classicCrashNeverExpired() history.History {
+	b := newHB()
+	c := history.Classic
+	low, high := parts("t", 0, 1), parts("t", 2, 3)
+	b.start("c1", c)
+	b.start("c2", c)
+	j1 := b.begin(history.Event{Kind: history.Request, Node: "c1", Proto: c, Op: history.JoinGroup, Gen: -1})
+	j2 := b.begin(history.Event{Kind: history.Request, Node: "c2", Proto: c, Op: history.JoinGroup, Gen: -1})
+	b.end(j1, history.Event{Member: "m1", Gen: 1, Leader: "m1", Members: []string{"m1", "m2"}})
+	b.end(j2, history.Event{Member: "m2", Gen: 1, Leader: "m1"})
+	b.syncTwo(1, low, high)
+	b.cbAs("c1", "m1", 1, history.Assign, low)
+	b.cbAs("c2", "m2", 1, history.Assign, high)
+	b.instant(history.Crash, "c2")
+	for range 14 {
+		b.t += int64(3 * time.Second)
+		b.call(history.Event{Node: "c1", Proto: c, Op: history.Heartbeat, Member: "m1", Gen: 1}, history.Event{})
+		b.commitAs("c1", "m1", 1, low, "")
+	}
+	return b.h
+}
+
 var fixtures = []struct {
 	file                string
 	build               func() history.History
@@ -147,6 +177,7 @@ var fixtures = []struct {
 		nil, []string{ExclusiveOwnership, RevokeBeforeAssign, CommitFromOwner}},
 	{"consumer-skip-lost.jsonl", func() history.History { return consumerZombie(true) }, false,
 		[]string{ExclusiveOwnership}, []string{RevokeBeforeAssign, CommitFromOwner}},
+	{"classic-crash-never-expired.jsonl", classicCrashNeverExpired, true, nil, nil},
 }
 
 func TestFixtures(t *testing.T) {

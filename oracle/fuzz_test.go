@@ -104,7 +104,7 @@ func FuzzCheckHistory(f *testing.F) {
 		}
 		r := Check(h, Options{})
 		checkReport(t, h, r)
-		s := scanHistory(h)
+		s := scanHistory(h, 0)
 		got := overlapKeys(s.findings)
 		if want := naiveOverlaps(h); !slices.Equal(got, want) {
 			t.Fatalf("overlaps %v, naive %v\n%s", got, want, r)

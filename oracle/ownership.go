@@ -83,6 +83,9 @@ func (s *scan) finish() {
 		s.revokeBeforeAssign(p.a, p.b)
 	}
 	s.pairs = nil
+	if s.settle != nil {
+		s.settle.finish(s)
+	}
 }
 
 // oldestPair is the earliest seq a pair still to be judged may ask a node's status at.

@@ -94,6 +94,17 @@ const (
 	// answer alone does not count as removal: a harness may inject one.
 	RemovedStaysRemoved = "removed-stays-removed"
 
+	// RebalanceCompletes: once the group stops changing, it is settled within the bound the
+	// caller gives (Options.Settle; judged only then): no stretch of the history longer than
+	// the bound, on the history's own clock, passes with nothing changing while a subscribed
+	// partition has no live owner or a live member does not hold the assignment the
+	// coordinator last computed for it. Kafka's timers promise it: an expired session removes
+	// the member and rebalances, a rebalance finishes within the rebalance timeout, and without
+	// further disturbance every member reaches its target (docs/protocol.md §1.9, §1.12, §3.5,
+	// §3.9). So the bound must exceed the session and rebalance timeouts the history ran with.
+	// How the history shows liveness, subscriptions, targets and change is in stall.go.
+	RebalanceCompletes = "rebalance-completes"
+
 	// WellFormed: the history validates (history.History.Validate). Check reports a malformed
 	// history as this one violation and checks nothing else in it.
 	WellFormed = "well-formed"

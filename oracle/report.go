@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/groupcheck/groupcheck/oracle/search"
@@ -27,6 +28,11 @@ type Options struct {
 	// verdict is Report.Reference, and an answer no behaviour gives is a ReferenceSearch
 	// violation. It needs every coordinator request of every member recorded.
 	Reference *search.Options
+
+	// Settle, when positive, judges RebalanceCompletes with it as the bound: no stretch longer
+	// than Settle, measured on the history's own timestamps, in which the group does not
+	// change while it is unsettled. Zero (or less) leaves it unjudged.
+	Settle time.Duration
 
 	// Progress, when non-nil, is told while CheckReader reads: the pass (0: the one reading
 	// of a history checked in memory; 1 and 2: the two passes of a streamed check) and the

@@ -3,6 +3,7 @@ package oracle
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
 )
@@ -24,6 +25,7 @@ type scan struct {
 	lost     map[int64]lostStart  // open lost callbacks by ID
 	commits  map[int64]*commitCheck
 	coord    *coordinator
+	settle   *settling // RebalanceCompletes, when a bound is given
 	findings []finding
 	events   int
 }
@@ -44,13 +46,15 @@ func newScan(la *lookahead) *scan {
 		commits: map[int64]*commitCheck{}, coord: newCoordinator()}
 }
 
-// scanHistory runs both passes over an in-memory history.
-func scanHistory(h history.History) *scan {
+// scanHistory runs both passes over an in-memory history, judging RebalanceCompletes within
+// settle (0: not judged).
+func scanHistory(h history.History, settle time.Duration) *scan {
 	b := newLookaheadBuilder()
 	for _, e := range h {
 		b.add(e)
 	}
 	s := newScan(b.la)
+	s.settleWithin(settle)
 	for _, e := range h {
 		s.add(e)
 	}
@@ -61,6 +65,9 @@ func scanHistory(h history.History) *scan {
 // add is the main pass's step: one event.
 func (s *scan) add(e history.Event) {
 	s.events++
+	if s.settle != nil {
+		s.settle.before(s, e)
+	}
 	if e.Phase == history.Begin {
 		s.open[e.ID] = e
 	}
@@ -82,6 +89,9 @@ func (s *scan) add(e history.Event) {
 	}
 	retro := s.retroAt(name, e.Seq)
 	s.step(n, retro, e)
+	if s.settle != nil {
+		s.settle.observe(s, n, e)
+	}
 	n.mark(e, retro)
 	s.judgePairs()
 	if len(n.timeline) > 64 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +19,7 @@ import (
 // stdin is where `check-history -` reads; a variable so that tests can feed it.
 var stdin io.Reader = os.Stdin
 
-// checkHistory: groupcheck check-history FILE [--json]. It checks a JSON-lines history (FILE,
+// checkHistory: groupcheck check-history FILE [--json] [--settle D]. It checks a JSON-lines history (FILE,
 // or - for standard input) with the oracle and prints the report. Exit 0 when it holds (zombies
 // do not fail it), 1 on a violation, 2 on a malformed file (the error names the line) or bad
 // usage.
@@ -29,6 +30,7 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
 	reference := fs.Bool("reference", false, "also judge the coordinator's answers by searching the reference coordinator for a behaviour that produces them (oracle/search)")
 	budget := fs.Int("budget", search.DefaultBudget, "with --reference: the most reference states the search may explore for one answer before it says undecided")
+	settle := fs.Duration("settle", 0, "also judge rebalance-completes: no stretch longer than this (on the history's clock) in which the group does not change while a partition has no live owner or a member lacks its assignment; more than the session and rebalance timeouts the history ran with")
 	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -38,15 +40,19 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "groupcheck check-history: --timeout %v: want a positive duration, or 0 for none\n", *timeout)
 		return 2
 	}
+	if err := positiveSettle(fs, *settle); err != nil {
+		fmt.Fprintf(stderr, "groupcheck check-history: %v\n", err)
+		return 2
+	}
 	if *budget <= 0 {
 		fmt.Fprintf(stderr, "groupcheck check-history: --budget %d: want a positive number of states\n", *budget)
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]] [--reference [--budget N]]   (FILE - reads standard input)")
+		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]] [--reference [--budget N]] [--settle D]   (FILE - reads standard input)")
 		return 2
 	}
-	var o oracle.Options
+	o := oracle.Options{Settle: *settle}
 	if *reference {
 		o.Reference = &search.Options{Budget: *budget}
 	}
@@ -105,6 +111,17 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// positiveSettle refuses a --settle that was given and is not a positive duration: a zero
+// bound would flag every unsettled instant, a negative one nothing.
+func positiveSettle(fs *flags, d time.Duration) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "settle" })
+	if given && d <= 0 {
+		return fmt.Errorf("--settle %v: want a positive duration such as 30s (leave the flag out for no bound)", d)
+	}
+	return nil
 }
 
 // readReport checks the history at path (- for standard input): a file is given to the oracle

@@ -160,3 +160,17 @@ func TestCheckHistoryLinearizability(t *testing.T) {
 		t.Errorf("the page of an unchecked history links a visualization (%v)", err)
 	}
 }
+
+// TestCheckHistorySettle: --settle D judges rebalance-completes with D as the bound: the
+// fixture's 42 s stall fails at 30s and holds at 1m.
+func TestCheckHistorySettle(t *testing.T) {
+	const stalled = "../../oracle/testdata/classic-crash-never-expired.jsonl"
+	code, out, errs := runCLI(t, "check-history", "--settle", "30s", stalled)
+	if code != 1 || errs != "" || !strings.Contains(out, "\nviolation rebalance-completes: the group did not change for 42.056s, longer than the bound 30s") {
+		t.Errorf("--settle 30s: exit %d, want 1 and the stall\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "check-history", stalled, "--settle", "1m")
+	if code != 0 || errs != "" || !strings.Contains(out, ", removed-stays-removed, rebalance-completes\n") {
+		t.Errorf("--settle 1m: exit %d, want 0 with rebalance-completes checked\n%s%s", code, out, errs)
+	}
+}

@@ -10,7 +10,7 @@
 //	...
 //	runErr := h.Run(ctx, harness.Churn) // start, join, leave, add partitions, settle after each
 //	h.Close()
-//	v := harness.Judge(h, runErr)       // oracle.Check on the history, plus kfake's errors
+//	v := harness.Judge(h, runErr)       // oracle.Check on the history (settle bound StallMax), plus kfake's errors
 //	if !v.OK() { ... v.Save(dir, name) ... }
 //
 // or, in a module's tests, harness.Conformance(t, protocols, harness.Scenarios, keep), which

@@ -81,6 +81,16 @@ var DefaultTiming = Timing{
 	LateAck:   time.Second,
 }
 
+// StallMax is the settle bound Judge gives the oracle (oracle.Options.Settle, judging
+// rebalance-completes): the longest the group may sit unchanged while a partition has no live
+// owner or a member lacks its assignment. In a healthy run every such wait is on a timer (a
+// session expiring, a join or sync phase waiting out the rebalance timeout), so three times
+// the longest chain of them is a stall no timer explains. It is below SettleMax because Settle
+// counts from its call, and a group that stops changing during a settle has then waited less
+// than SettleMax without change when the settle times out (conformance/sarama's
+// kfake-join-expiry fixture: 26.7 s in a 30 s settle).
+func (t Timing) StallMax() time.Duration { return min(t.SettleMax, 3*(t.Session+t.Rebalance)) }
+
 // JoinSafeTiming is DefaultTiming with the session timeout above the rebalance timeout, for
 // clients that stop heartbeating while their JoinGroup is parked (Sarama, kafka-go,
 // librdkafka; Kafka keeps a member awaiting join alive). kfake does not: its session timer

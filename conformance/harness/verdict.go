@@ -91,11 +91,13 @@ func (v *Verdict) classifyKnown(ks []struct{ detail, property, what string }) (h
 // Judge checks the harness's history with the oracle, the coordinator's operations for
 // linearizability included — except after an injected fence, whose error answer is the
 // harness's, not the coordinator's (the reference coordinator would never fence a member at
-// its current epoch, and lin rightly says so). Call it after Close, so that the history is
-// complete.
+// its current epoch, and lin rightly says so) — and the group's progress within
+// Timing.StallMax, so that a run that does not settle because the group stopped changing has
+// the oracle's rebalance-completes verdict, with the events that show the stall, beside its
+// settle timeout. Call it after Close, so that the history is complete.
 func Judge(h *Harness, runErr error) Verdict {
 	hist := h.History()
-	var o oracle.Options
+	o := oracle.Options{Settle: h.cfg.Timing.StallMax()}
 	h.mu.Lock()
 	if !h.injected {
 		o.Linearizability = oracle.Linearizable(time.Minute)
