@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
@@ -104,12 +105,52 @@ func FuzzCheckHistory(f *testing.F) {
 		}
 		r := Check(h, Options{})
 		checkReport(t, h, r)
+		checkSettled(t, h, r)
 		s := scanHistory(h, 0)
 		got := overlapKeys(s.findings)
 		if want := naiveOverlaps(h); !slices.Equal(got, want) {
 			t.Fatalf("overlaps %v, naive %v\n%s", got, want, r)
 		}
 	})
+}
+
+// checkSettled: with a settle bound (2.5 µs: the generator's events are 1 µs apart) the
+// report is the plain one plus rebalance-completes findings, each naming its stall's first and
+// last events in order, and CheckReader streams the same report as Check where it reads
+// the history.
+func checkSettled(t *testing.T, h history.History, plain Report) {
+	t.Helper()
+	o := Options{Settle: 2500}
+	r := Check(h, o)
+	var others []Violation
+	for _, v := range r.Violations {
+		if v.Property != RebalanceCompletes {
+			others = append(others, v)
+			continue
+		}
+		if !strings.HasPrefix(v.Message, "the group did not change for ") || strings.HasSuffix(v.Message, "while ") || len(v.Events) < 2 {
+			t.Fatalf("malformed %s: %+v", RebalanceCompletes, v)
+		}
+		for i := 1; i < len(v.Events); i++ {
+			if v.Events[i].Seq <= v.Events[i-1].Seq {
+				t.Fatalf("%s events not in seq order: %v", v.Property, seqs(v.Events))
+			}
+		}
+	}
+	if !reflect.DeepEqual(others, plain.Violations) || !reflect.DeepEqual(r.Zombies, plain.Zombies) {
+		t.Fatalf("the bound changed the plain findings:\n%s\n%s", plain, r)
+	}
+	var b bytes.Buffer
+	if err := h.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := CheckReader(&b, o)
+	if err != nil {
+		return // the reader is stricter than Validate (a begin that never ends, marks only)
+	}
+	if streamed.String() != r.String() {
+		t.Fatalf("streamed and in memory differ:\n%s\n%s", streamed, r)
+	}
 }
 
 // generate interprets data three bytes at a time: an operation, a node and an argument.
