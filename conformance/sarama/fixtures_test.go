@@ -78,3 +78,25 @@ func TestClaimLag(t *testing.T) {
 		t.Errorf("a member that rejoins before its late release is not the claim lag, yet %q", what)
 	}
 }
+
+// TestCloseOverclaim: Sarama's cooperative member d rejoined while closing (crash-mid-join on
+// kfake), listing t1-2 as owned after its close had returned that claim's handler: the
+// oracle's claims-truthful violation, classified as Sarama's closeOverclaim. The same JoinGroup
+// without the close before it is not.
+func TestCloseOverclaim(t *testing.T) {
+	hist := h.Fixture(t, "close-overclaim-crash-mid-join-cooperative.jsonl")
+	rep := oracle.Check(hist, oracle.Options{})
+	if len(rep.Violations) != 1 || rep.Violations[0].Property != oracle.ClaimsTruthful {
+		t.Fatalf("want d's one over-claim:\n%s", rep)
+	}
+	x := rep.Violations[0]
+	if what, ok := knownBug(hist, x); !ok || what != closeOverclaim {
+		t.Errorf("not classified as the close over-claim (%q):\n%s", what, rep)
+	}
+	open := slices.DeleteFunc(slices.Clone(hist), func(e history.Event) bool {
+		return e.Node == x.Events[0].Node && e.Kind == history.Close
+	})
+	if what, ok := knownBug(open, x); ok {
+		t.Errorf("an over-claim by a member that is not closing was classified %q", what)
+	}
+}
