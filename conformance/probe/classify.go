@@ -41,12 +41,12 @@ var knownDiffs = []knownDiff{
 		"kfake completes a join phase while a member id handed out with MEMBER_ID_REQUIRED has not joined yet; Kafka waits for it (ClassicGroup.hasAllMembersJoined: `pendingJoinMembers.isEmpty()`), as the reference"},
 	{"kfake-eager-target", kfakeWrong, "kfake", []string{"group: reference assigning", "broker reconciling"},
 		"kfake computes a KIP-848 group's new target assignment as soon as a member leaves or is fenced; Kafka computes it on the next heartbeat (GroupMetadataManager.consumerGroupHeartbeat → updateTargetAssignment), as the reference (Kafka 4.4 agrees with the reference on these schedules)"},
+	{"kfake-session-both", kfakeWrong, "kfake", []string{"group: reference assigning", "broker empty", "0 members"},
+		"when one KIP-848 member's session or rebalance timeout expires kfake removes the other member too, although the probe keeps it alive with heartbeats Kafka 4.4 accepts; Kafka's timers are the member's own (GroupMetadataManager.scheduleConsumerGroupSessionTimeout and scheduleConsumerGroupRebalanceTimeout key each by group and member id), and Kafka 4.4 keeps the other member on the same schedules"},
 	{"kfake-static-empty-state", kfakeWrong, "kfake", []string{"broker empty", "1 members"},
 		"kfake describes a KIP-848 group that still has a member (a static member that left temporarily, epoch -2) as empty; Kafka's state follows its members (ConsumerGroup.maybeUpdateGroupState)"},
 	{"kfake-keepalive-fenced", kfakeWrong, "kfake", []string{"keep-alive heartbeat", "broker FENCED_MEMBER_EPOCH"},
 		"kfake fences a member's plain heartbeat at its current epoch while another member's session expires; Kafka answers it NONE (the same keep-alives pass against Kafka 4.4)"},
-	{"kfake-session-both", kfakeWrong, "kfake", []string{"group: reference assigning", "broker empty", "0 members"},
-		"the other member's session expires on kfake too, although the probe keeps it alive with heartbeats Kafka 4.4 accepts on the same schedules"},
 }
 
 // known is the classification of d seen on broker, or nil.

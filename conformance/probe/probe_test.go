@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -151,6 +152,35 @@ func TestShortAgainstBrokers(t *testing.T) {
 			if k := known(d.diff, rep.Broker); k == nil {
 				t.Errorf("broker %s: unclassified difference: %s", rep.Broker, d.diff)
 			}
+		}
+	}
+}
+
+// TestStoredDifferencesClassified: each stored difference's schedule (testdata/differences)
+// is classified, by its differing lines, as its header says.
+func TestStoredDifferencesClassified(t *testing.T) {
+	files, err := filepath.Glob("testdata/differences/*/*.schedule")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no stored schedules: %v", err)
+	}
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes []string
+		for _, l := range strings.Split(string(text), "\n") {
+			if c, ok := strings.CutPrefix(l, "# "); ok {
+				notes = append(notes, c)
+			}
+		}
+		if len(notes) < 4 {
+			t.Errorf("%s: %d comment lines, want the header's broker, class and differing lines", f, len(notes))
+			continue
+		}
+		broker, _ := strings.CutPrefix(notes[1], "broker ")
+		if got := classify(difference{Lines: notes[3:]}, broker); got != notes[2] {
+			t.Errorf("%s: classified\n  %s\nheader says\n  %s", f, got, notes[2])
 		}
 	}
 }

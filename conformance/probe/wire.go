@@ -67,15 +67,22 @@ func (w *wireConn) send(req kmsg.Request) error {
 }
 
 // roundTrip sends a request and waits for its response (for requests no schedule parks).
+// Answers to earlier requests are skipped: a round trip that timed out leaves its answer
+// to arrive late, before this one's.
 func (w *wireConn) roundTrip(req kmsg.Request, d time.Duration) (kmsg.Response, error) {
 	if err := w.send(req); err != nil {
 		return nil, err
 	}
-	r, err := w.await(d)
-	if err != nil {
-		return nil, err
+	deadline := time.Now().Add(d)
+	for {
+		r, err := w.await(time.Until(deadline))
+		if err != nil {
+			return nil, err
+		}
+		if r.req == req {
+			return r.resp, r.err
+		}
 	}
-	return r.resp, r.err
 }
 
 // await is the next response on the connection, or an error at the deadline.
