@@ -16,6 +16,18 @@ func (g Group) OffsetCommit(req impl.OffsetCommitRequest) (Group, []impl.Reply) 
 	return g, []impl.Reply{{To: req.Conn, Response: impl.OffsetCommitResponse{Error: g.validateCommit(req)}}}
 }
 
+// OffsetCommitUnder is OffsetCommit as a coordinator with Config.AssignmentEpochCommits set
+// to kip1251 would answer it, for a checker that does not know which Kafka it judges. The
+// group must run with the rule on: the rule is the only thing that reads AssignedAt, and
+// AssignedAt is kept only while it is on, so such a group answers every other request as
+// either coordinator would, and every commit as the one asked for.
+func (g Group) OffsetCommitUnder(req impl.OffsetCommitRequest, kip1251 bool) (Group, []impl.Reply) {
+	h := g
+	h.cfg.AssignmentEpochCommits = kip1251
+	_, replies := h.OffsetCommit(req)
+	return g, replies
+}
+
 func (g Group) validateCommit(req impl.OffsetCommitRequest) impl.ErrorCode {
 	epoch := impl.Epoch(req.Generation)
 	if epoch < 0 && len(g.members) == 0 {

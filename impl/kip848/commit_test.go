@@ -92,6 +92,13 @@ func TestOffsetCommitAssignmentEpochs(t *testing.T) {
 				t.Errorf("%s (KIP-1251 %v): %s, want %s", tc.name, c.g.Config().AssignmentEpochCommits, got, c.want)
 			}
 		}
+		// The group run with the rule answers as either coordinator would.
+		for kip1251, want := range map[bool]impl.ErrorCode{true: tc.kip1251, false: tc.up} {
+			ng, out := g.OffsetCommitUnder(tc.req, kip1251)
+			if got := out[0].Response.Code(); got != want || !ng.Config().AssignmentEpochCommits {
+				t.Errorf("%s: OffsetCommitUnder(KIP-1251 %v): %s, want %s", tc.name, kip1251, got, want)
+			}
+		}
 	}
 }
 

@@ -46,16 +46,17 @@ type config struct {
 	// consumer: the group speaks KIP-848, and kip is its coordinator (coord stays empty).
 	consumer bool
 	kip      kip848.Group
-	open     []open // by id
+	commits  commitRule // consumer only
+	open     []open     // by id
 	// via is how the config was reached from the previous event's frontier, for reports.
 	via []move
 }
 
-// key is the config's canonical encoding: two configs with one key are the same behaviour
-// state (via is not part of it).
+// key is the config's canonical encoding: two configs with one key and one commit rule are
+// the same behaviour state (via is not part of it; the rule is kept beside it, states).
 func (c config) key(buf []byte) []byte {
 	if c.consumer {
-		buf = kipKey(buf[:0], c.kip)
+		buf = kipKey(buf[:0], c)
 	} else {
 		buf = groupKey(buf[:0], c.coord)
 	}
@@ -140,6 +141,9 @@ func (c config) render() string {
 	var b strings.Builder
 	if c.consumer {
 		b.WriteString("coordinator " + c.kip.String())
+		if c.commits != eitherRule {
+			b.WriteString("\n  commits judged by " + commitRuleNames[c.commits])
+		}
 	} else {
 		b.WriteString("coordinator " + c.coord.String())
 	}

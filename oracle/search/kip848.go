@@ -125,9 +125,9 @@ func dedupSets(ss []impl.PartitionSet) []impl.PartitionSet {
 func handle848(c config, i int) []config {
 	o := c.open[i]
 	var out []config
-	add := func(g kip848.Group, replies []impl.Reply, same bool) {
+	add := func(g kip848.Group, replies []impl.Reply, same bool, rule commitRule) {
 		n := c
-		n.kip = g
+		n.kip, n.commits = g, rule
 		o2 := o
 		o2.status = parked
 		n = n.with(i, o2).deliver(replies)
@@ -144,14 +144,18 @@ func handle848(c config, i int) []config {
 	}
 	switch req := o.req.req.(type) {
 	case impl.OffsetCommitRequest:
-		g, replies := c.kip.OffsetCommit(req)
-		add(g, replies, false)
-		// KIP-1251 (Kafka 4.3+): a commit at an older epoch than the member's is accepted for
-		// partitions assigned at or before that epoch. The reference (as Kafka up to 4.2)
-		// refuses it, and does not keep the epochs partitions were assigned at, so the
-		// search allows either answer there.
-		if m, ok := c.kip.Member(req.MemberID); ok && replies[0].Response.Code() == impl.StaleMemberEpoch && impl.Epoch(req.Generation) < m.MemberEpoch {
-			add(g, []impl.Reply{{To: req.Conn, Response: impl.OffsetCommitResponse{}}}, false)
+		g, exact := c.kip.OffsetCommitUnder(req, false)
+		_, kip1251 := c.kip.OffsetCommitUnder(req, true)
+		switch {
+		case exact[0].Response.Code() == kip1251[0].Response.Code():
+			add(g, exact, false, c.commits)
+		case c.commits == eitherRule:
+			add(g, exact, false, exactRule)
+			add(g, kip1251, false, kip1251Rule)
+		case c.commits == exactRule:
+			add(g, exact, false, exactRule)
+		default:
+			add(g, kip1251, false, kip1251Rule)
 		}
 	case impl.ConsumerGroupHeartbeatRequest:
 		for _, hb := range o.req.variants {
@@ -162,7 +166,7 @@ func handle848(c config, i int) []config {
 						continue // nothing was deferred: the same as the first
 					}
 					replies, same := withAssignment(c.kip, g, replies)
-					add(g, replies, same)
+					add(g, replies, same, c.commits)
 				}
 			}
 		}
@@ -266,11 +270,16 @@ func matches848(r impl.ConsumerGroupHeartbeatResponse, same bool, end history.Ev
 }
 
 // kipKey is the KIP-848 coordinator's encoding without its target: every entry is re-chosen
-// when its member reconciles (entries), and nothing else reads it.
-func kipKey(buf []byte, g kip848.Group) []byte {
+// when its member reconciles (entries), and nothing else reads it. Under the exact commit
+// rule nothing reads the epochs partitions were assigned at either, so they are left out.
+func kipKey(buf []byte, c config) []byte {
+	g := c.kip
 	buf = binary.AppendVarint(buf, int64(g.GroupEpoch()))
 	buf = binary.AppendVarint(buf, int64(g.AssignmentEpoch()))
 	for _, m := range g.Members() {
+		if c.commits == exactRule {
+			m.AssignedAt = nil
+		}
 		buf = m.AppendEncoding(buf)
 	}
 	return buf

@@ -48,7 +48,19 @@ func (b *kh) hb(node, member string, epoch int32, owned history.Parts, to int32,
 }
 
 func (b *kh) commit(node, member string, epoch int32, err string) int64 {
-	return b.call(history.Event{Node: node, Op: history.OffsetCommit, Member: member, Gen: epoch, Parts: tp(0)}, history.Event{Err: err})
+	return b.commitOf(node, member, epoch, tp(0), err)
+}
+
+func (b *kh) commitOf(node, member string, epoch int32, ps history.Parts, err string) int64 {
+	return b.call(history.Event{Node: node, Op: history.OffsetCommit, Member: member, Gen: epoch, Parts: ps}, history.Event{Err: err})
+}
+
+// regained: after shared, b leaves (epoch 3) and a takes t-1 at epoch 3, holding t-0 from
+// epoch 1.
+func regained(b *kh) {
+	shared(b)
+	b.hb("b", "b", -1, nil, -1, nil, "")
+	b.hb("a", "a", 2, tp(0), 3, tp(0, 1), "")
 }
 
 func tp(ps ...int32) history.Parts { return history.Parts{"t": ps} }
@@ -128,13 +140,7 @@ func TestKIP848Search(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := &kh{}
 			want := tc.build(b)
-			c := New(Options{Shape: ShapeOf(b.h)})
-			for _, e := range b.h {
-				if err := c.Add(e); err != nil {
-					t.Fatal(err)
-				}
-			}
-			r := c.Result()
+			r := judge(t, b.h)
 			switch {
 			case want == 0 && r.Verdict != OK:
 				t.Fatalf("want ok, got %s", r)
@@ -146,4 +152,60 @@ func TestKIP848Search(t *testing.T) {
 			t.Logf("%s", r)
 		})
 	}
+}
+
+// TestKIP1251Commits: the broker's commit rule is not in the history, so either may explain
+// it, judged exactly (impl/kip848's KIP-1251 rule), but one broker answers all its commits.
+// After regained, a is at epoch 3 holding t-0 from epoch 1 and t-1 from epoch 3; every commit
+// here is a's at epoch 2.
+func TestKIP1251Commits(t *testing.T) {
+	type commit struct {
+		ps  history.Parts
+		err string
+	}
+	stale := "STALE_MEMBER_EPOCH"
+	for _, tc := range []struct {
+		name     string
+		commits  []commit
+		violated int    // the index of the commit no behaviour answers so, or -1
+		rule     string // Result.Commits when ok
+	}{
+		{"the partition assigned before it, accepted", []commit{{tp(0), ""}}, -1, commitRuleNames[kip1251Rule]},
+		{"the partition assigned before it, refused (Kafka up to 4.2)", []commit{{tp(0), stale}}, -1, commitRuleNames[exactRule]},
+		{"a partition assigned after it, accepted", []commit{{tp(0, 1), ""}}, 0, ""},
+		{"a partition assigned after it, refused", []commit{{tp(1), stale}}, -1, ""},
+		{"accepted, then refused: two rules in one history", []commit{{tp(0), ""}, {tp(0), stale}}, 1, ""},
+		{"refused, then accepted: two rules in one history", []commit{{tp(0), stale}, {tp(0), ""}}, 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &kh{}
+			regained(b)
+			want := int64(0)
+			for i, c := range tc.commits {
+				if seq := b.commitOf("a", "a", 2, c.ps, c.err); i == tc.violated {
+					want = seq
+				}
+			}
+			r := judge(t, b.h)
+			switch {
+			case want == 0 && (r.Verdict != OK || r.Commits != tc.rule):
+				t.Fatalf("want ok judged by %q, got %s", tc.rule, r)
+			case want != 0 && (r.Verdict != Violated || r.Seq != want):
+				t.Fatalf("want violated at %d, got %s", want, r)
+			}
+			t.Logf("%s", r)
+		})
+	}
+}
+
+// judge is the whole search's verdict on h.
+func judge(t *testing.T, h history.History) Result {
+	t.Helper()
+	c := New(Options{Shape: ShapeOf(h)})
+	for _, e := range h {
+		if err := c.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c.Result()
 }

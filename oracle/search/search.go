@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -59,6 +60,9 @@ type Result struct {
 	// requests searched.
 	States   int
 	Requests int
+	// Commits names the OffsetCommit rule of the broker, where the commits of a KIP-848
+	// history tell it (commitRule): "" while every behaviour found allows either.
+	Commits string
 }
 
 // maxShown bounds the states a failure renders.
@@ -92,7 +96,7 @@ func New(o Options) *Checker {
 	if o.Shape.Consumer() {
 		// A new group starts at epoch 0, or at 1 from KAFKA-20268 on (Kafka 4.4).
 		cl, _ := o.Shape.cluster()
-		g := kip848.New(kip848.Config{Variant: o.Variant}, cl)
+		g := kip848.New(kip848.Config{Variant: o.Variant, AssignmentEpochCommits: true}, cl) // commitRule
 		start = []config{{consumer: true, kip: g}, {consumer: true, kip: g.StartingAt(1)}}
 	}
 	return &Checker{o: o, frontier: start, ahead: map[int64]history.Event{},
@@ -136,6 +140,17 @@ func (c *Checker) Result() Result {
 	if r.Verdict == OK && len(c.queue) > 0 {
 		r.Verdict, r.Seq = Undecided, c.queue[0].Seq
 		r.Detail = fmt.Sprintf("the history ends before the answer to request id=%d", c.queue[0].ID)
+	}
+	var rules uint8
+	for _, f := range c.frontier {
+		rules |= f.commits.set()
+	}
+	switch {
+	case !c.o.Shape.Consumer():
+	case rules == exactRule.set():
+		r.Commits = commitRuleNames[exactRule]
+	case rules == kip1251Rule.set():
+		r.Commits = commitRuleNames[kip1251Rule]
 	}
 	return r
 }
@@ -256,14 +271,12 @@ func (c *Checker) unanswered(e history.Event) {
 // level with a match: those behaviours explain the answer with the fewest timers, and the
 // ones with more are not kept (see Options.Simplest for why that is sound for "ok").
 func (c *Checker) closure(e history.Event, code impl.ErrorCode) (matched, seen []config, err error) {
-	index := map[string]bool{}
+	index := states{}
 	var level []config // the states of the current level, to fire timers from
 	add := func(n config) bool {
-		c.buf = n.key(c.buf)
-		if index[string(c.buf)] {
+		if !c.fresh(index, n) {
 			return true
 		}
-		index[string(c.buf)] = true
 		seen = append(seen, n)
 		level = append(level, n)
 		c.res.States++
@@ -328,18 +341,33 @@ func finish(s config, node string) config {
 	return s
 }
 
-// dedup drops repeated states, keeping the first of each.
+// dedup drops repeated states, keeping the first of each (fresh).
 func (c *Checker) dedup(cs []config) []config {
-	index := map[string]bool{}
+	// Behaviours under either commit rule first: the same state under one rule is one of them.
+	slices.SortStableFunc(cs, func(a, b config) int { return cmp.Compare(b.commits.set(), a.commits.set()) })
+	index := states{}
 	out := cs[:0]
 	for _, s := range cs {
-		c.buf = s.key(c.buf)
-		if !index[string(c.buf)] {
-			index[string(c.buf)] = true
+		if c.fresh(index, s) {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// states are the configs seen, by key, each with the commit rules seen with it: a config
+// whose rules (commitRule.set) were all seen with its key already is one of those behaviours.
+type states map[string]uint8
+
+// fresh records s in index and reports whether it is a behaviour not seen before.
+func (c *Checker) fresh(index states, s config) bool {
+	c.buf = s.key(c.buf)
+	seen, r := index[string(c.buf)], s.commits.set()
+	if seen|r == seen {
+		return false
+	}
+	index[string(c.buf)] = seen | r
+	return true
 }
 
 // unconstrained is the closure of the frontier up to e's answer, whatever that answer is:
@@ -435,6 +463,9 @@ func (r Result) String() string {
 	switch r.Verdict {
 	case OK:
 		fmt.Fprintf(&b, "ok: a behaviour of the reference produces all %d requests (%d states)", r.Requests, r.States)
+		if r.Commits != "" {
+			b.WriteString("; its commits are judged by " + r.Commits)
+		}
 	default:
 		fmt.Fprintf(&b, "%s at event %d: %s", r.Verdict, r.Seq, r.Detail)
 	}
