@@ -13,6 +13,8 @@ import (
 // directive a line ('#' starts a comment):
 //
 //	world NAME        one of the probe's worlds (go run . -worlds list)
+//	commit-epochs R   the reference coordinator's commit rule, when not exact (kip-1251:
+//	                  Kafka 4.3 on; docs/protocol.md §3.1); right after world
 //	target TEXT       what the schedule was built to reach (free text)
 //	ACTION            the reference world's actions in spec's text form, in order
 func (s schedule) write(w io.Writer, cfg *spec.Config, note []string) error {
@@ -21,7 +23,11 @@ func (s schedule) write(w io.Writer, cfg *spec.Config, note []string) error {
 	for _, l := range note {
 		b.WriteString("# " + l + "\n")
 	}
-	fmt.Fprintf(&b, "world %s\ntarget %s\n", s.World, s.Target)
+	fmt.Fprintf(&b, "world %s\n", s.World)
+	if cfg.AssignmentEpochCommits {
+		b.WriteString("commit-epochs " + ruleKIP1251 + "\n")
+	}
+	fmt.Fprintf(&b, "target %s\n", s.Target)
 	for _, a := range s.Actions {
 		b.WriteString(a.Text(cfg) + "\n")
 	}
@@ -49,6 +55,12 @@ func readSchedule(name string, r io.Reader) (schedule, spec.Config, error) {
 			s.World, cfg = rest, c
 		case s.World == "":
 			return s, cfg, fmt.Errorf("%s:%d: the first directive must be world NAME", name, line)
+		case word == "commit-epochs" && len(s.Actions) == 0:
+			_, c, err := lookupWorldRule(s.World, rest)
+			if err != nil {
+				return s, cfg, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			cfg = c
 		case word == "target":
 			s.Target = rest
 		default:

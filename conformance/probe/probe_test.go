@@ -140,7 +140,13 @@ func TestShortAgainstBrokers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000, replan: defaultReplan})
+		rule := ruleExact // kfake's
+		if b != "" {
+			if rule, err = commitRuleFor(os.Getenv("KAFKA_VERSION")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000, replan: defaultReplan, rule: rule})
 		stop()
 		if err != nil {
 			t.Fatal(err)
@@ -182,5 +188,38 @@ func TestStoredDifferencesClassified(t *testing.T) {
 		if got := classify(difference{Lines: notes[3:]}, broker); got != notes[2] {
 			t.Errorf("%s: classified\n  %s\nheader says\n  %s", f, got, notes[2])
 		}
+	}
+}
+
+// TestCommitRule: the probe takes KIP-1251's commit rule for Kafka 4.3 on, the exact one for
+// older Kafka and kfake; a schedule file keeps the rule it ran under.
+func TestCommitRule(t *testing.T) {
+	for v, want := range map[string]string{"": ruleExact, "4.0.2": ruleExact, "4.2.1": ruleExact, "4.3.2": ruleKIP1251, "4.4.0": ruleKIP1251, "5.0": ruleKIP1251} {
+		if got, err := commitRuleFor(v); err != nil || got != want {
+			t.Errorf("Kafka %q: rule %q (%v), want %q", v, got, err, want)
+		}
+	}
+	if _, err := commitRuleFor("four"); err == nil {
+		t.Error("a version that is not one was taken")
+	}
+	_, cfg, err := lookupWorldRule("kip848-two", ruleKIP1251)
+	if err != nil || !cfg.AssignmentEpochCommits {
+		t.Fatalf("kip848-two under kip-1251: %v, %v", cfg.AssignmentEpochCommits, err)
+	}
+	if _, c, _ := lookupWorldRule("eager-two", ruleKIP1251); c.AssignmentEpochCommits {
+		t.Error("a classic world took the KIP-848 commit rule")
+	}
+	e := explore("kip848-two", cfg, 100000)
+	sch := e.covering()
+	if len(sch) == 0 {
+		t.Fatal("no schedules")
+	}
+	var b bytes.Buffer
+	if err := sch[0].write(&b, &cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, back, err := readSchedule("s", &b)
+	if err != nil || !back.AssignmentEpochCommits {
+		t.Errorf("the schedule file lost its rule (%v):\n%s", err, b.String())
 	}
 }

@@ -23,6 +23,7 @@ type options struct {
 	seed      uint64
 	walkLen   int
 	replan    int
+	rule      string // the reference's commit rule (ruleExact, ruleKIP1251)
 	out       string
 	replay    string
 	trace     bool
@@ -39,10 +40,13 @@ func parseFlags(args []string) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the random walks")
 	fs.IntVar(&o.walkLen, "walk-length", 40, "steps of a random walk at most")
 	fs.IntVar(&o.replan, "replan", defaultReplan, "rounds of re-planning around the differences found (0: none)")
+	var version string
+	fs.StringVar(&version, "kafka-version", os.Getenv("KAFKA_VERSION"), "the broker's Kafka version (default $KAFKA_VERSION): from 4.3 on the reference coordinator takes KIP-1251's commit rule; empty for kfake and Kafka up to 4.2")
 	fs.StringVar(&o.out, "out", "", "directory to write each difference's schedule to (replayable with -replay)")
 	fs.StringVar(&o.replay, "replay", "", "run one schedule file instead of the worlds' schedules")
 	fs.BoolVar(&o.trace, "v", false, "trace every step: the reference's events and the broker's answers")
-	if err := fs.Parse(args); err != nil {
+	var err error
+	if err = fs.Parse(args); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
@@ -50,6 +54,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.maxStates < 1 || o.walks < 0 || o.walkLen < 1 || o.replan < 0 {
 		return o, fmt.Errorf("-max-states and -walk-length must be positive, -walks and -replan not negative")
+	}
+	if o.rule, err = commitRuleFor(version); err != nil {
+		return o, err
 	}
 	if names != "" {
 		o.worlds = strings.Split(names, ",")
@@ -189,12 +196,13 @@ func (r worldReport) exercised() int {
 
 type report struct {
 	Broker string
+	Rule   string // the reference's commit rule
 	Worlds []worldReport
 }
 
 // probe runs every world's covering schedules (and walks) against the broker.
 func (p *prober) probe(o options) (report, error) {
-	rep := report{Broker: p.name}
+	rep := report{Broker: p.name, Rule: o.rule}
 	rng := rand.New(rand.NewPCG(o.seed, 0x5eed))
 	for _, name := range o.worlds {
 		wr, err := probeWorld(name, o, rng, p.name, p.runSchedule)
@@ -209,7 +217,7 @@ func (p *prober) probe(o options) (report, error) {
 // probeWorld runs one world's covering schedules, walks and re-planned schedules with
 // run, against the broker named broker.
 func probeWorld(name string, o options, rng *rand.Rand, broker string, run runner) (worldReport, error) {
-	_, cfg, err := lookupWorld(name)
+	_, cfg, err := lookupWorldRule(name, o.rule)
 	if err != nil {
 		return worldReport{}, err
 	}
@@ -288,6 +296,9 @@ func walk(name string, cfg spec.Config, rng *rand.Rand, length, n int) schedule 
 
 func (r report) write(out io.Writer) {
 	fmt.Fprintf(out, "broker %s\n", r.Broker)
+	if r.Rule == ruleKIP1251 {
+		fmt.Fprintf(out, "reference commit rule: %s (Kafka 4.3 on)\n", r.Rule)
+	}
 	fmt.Fprintf(out, "%-16s %7s %5s %5s %5s %6s %6s %6s %6s %6s %5s %5s\n", "world", "states", "trans", "sched", "walks", "replan", "reqs", "resps", "equal", "covered", "diffs", "unrun")
 	var tt, te, ts, tw, trp, tq, tr, teq, td, tc int
 	for _, w := range r.Worlds {
@@ -350,7 +361,7 @@ func (r report) writeDiffs(dir string) error {
 		return err
 	}
 	for i, d := range r.distinct() {
-		_, cfg, err := lookupWorld(d.diff.Schedule.World)
+		_, cfg, err := lookupWorldRule(d.diff.Schedule.World, r.Rule)
 		if err != nil {
 			return err
 		}

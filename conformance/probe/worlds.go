@@ -137,6 +137,42 @@ budget joins=1 session-timeouts=1 rebalance-timeouts=1
 // shortWorlds are the worlds of the CI short form (go test -short).
 var shortWorlds = []string{"eager-one", "eager-two", "static-twins", "timers-one", "kip848-one", "kip848-two"}
 
+// The reference coordinator's commit rules (spec's commit-epochs): exact, Kafka up to 4.2,
+// the default; KIP-1251's, Kafka 4.3 on.
+const (
+	ruleExact   = "exact"
+	ruleKIP1251 = "kip-1251"
+)
+
+// commitRuleFor is the commit rule of a Kafka version ("4.4.0"; "" for kfake, whose rule is
+// the reference's default): KIP-1251's from 4.3 on.
+func commitRuleFor(version string) (string, error) {
+	if version == "" {
+		return ruleExact, nil
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
+		return "", fmt.Errorf("-kafka-version %q: not a Kafka version such as 4.4.0", version)
+	}
+	if major > 4 || major == 4 && minor >= 3 {
+		return ruleKIP1251, nil
+	}
+	return ruleExact, nil
+}
+
+// lookupWorldRule is lookupWorld under a commit rule; a classic world has only one.
+func lookupWorldRule(name, rule string) (world, spec.Config, error) {
+	w, cfg, err := lookupWorld(name)
+	if err != nil || rule == ruleExact || rule == "" {
+		return w, cfg, err
+	}
+	if rule != ruleKIP1251 {
+		return w, cfg, fmt.Errorf("commit-epochs %q: not %s or %s", rule, ruleExact, ruleKIP1251)
+	}
+	cfg.AssignmentEpochCommits = cfg.ConsumerProtocol
+	return w, cfg, nil
+}
+
 func lookupWorld(name string) (world, spec.Config, error) {
 	i := slices.IndexFunc(worlds, func(w world) bool { return w.name == name })
 	if i < 0 {
