@@ -171,6 +171,9 @@ func (v Verdict) Has(property, class, node string) bool {
 func (v Verdict) Summary() string {
 	s := fmt.Sprintf("%d events, %d members, %d violations, %d zombies",
 		v.Report.Events, v.Report.Members, len(v.Report.Violations), len(v.Report.Zombies))
+	if ref, _, _ := strings.Cut(v.Report.Reference, "\n"); ref != "" {
+		s += ", reference " + ref // an undecided search fails nothing, but shows here
+	}
 	if v.RunErr != nil {
 		s += ", run error: " + v.RunErr.Error()
 	}

@@ -60,6 +60,10 @@ func TestVerdict(t *testing.T) {
 	if s := v.Summary(); !strings.Contains(s, "0 violations") || !strings.Contains(s, "zombies") {
 		t.Errorf("Summary = %q", s)
 	}
+	searched := Verdict{Report: oracle.Report{Reference: "undecided at event 9: the budget\nthe states"}}
+	if s := searched.Summary(); !strings.HasSuffix(s, ", reference undecided at event 9: the budget") {
+		t.Errorf("Summary = %q, want the search's first line", s)
+	}
 
 	dir := t.TempDir()
 	path, err := v.Save(dir, "run")
