@@ -52,6 +52,6 @@ var Catalogue = []Entry{
 		"the coordinator's answers are those of the reference coordinator over some order of the concurrent requests (check-history --linearizability)",
 		"docs/oracle.md"},
 	{ReferenceSearch, "conformance: the reference coordinator",
-		"some behaviour of the reference coordinator (impl/coordinator: every order of the open requests, every timer, the choices Kafka leaves open) gives every recorded answer (check-history --reference)",
+		"some behaviour of the reference coordinator (impl/coordinator or impl/kip848: every order of the open requests, every timer, the choices Kafka leaves open) gives every recorded answer (check-history, unless --reference=false)",
 		"docs/oracle.md; Cirstea, Kuppe, Loillier, Merz, \"Validating Traces of Distributed Programs Against TLA+ Specifications\" (2024)"},
 }

@@ -43,8 +43,8 @@ func Check(h history.History, o Options) Report {
 		r.Linearizable = linearizable(o.Linearizability(h))
 		r.Checked = append(r.Checked, Linearizability)
 	}
-	if o.Reference != nil && searchable > 0 {
-		ro := *o.Reference
+	if !o.NoReference && searchable > 0 {
+		ro := o.referenceOptions()
 		ro.Shape = search.ShapeOf(h)
 		sc := simplestSearch(ro)
 		replay := replayHistory(h)
@@ -87,8 +87,9 @@ func (s *scan) result() Report {
 // CheckReader reads a JSON-lines history (history.Reader: strict, the error names the line and
 // the field) and checks it. Without Options.Linearizability it streams: it reads the input
 // twice (a file directly, any other reader through a temporary file) and holds only live
-// state, never the history; Options.LinearizabilityStream is fed in the second pass. With
-// only Options.Linearizability, the history is read into memory for the search.
+// state, never the history; Options.LinearizabilityStream and the reference search's simplest
+// explanations are fed in the second pass (the whole search reads it a third time where those
+// find none). With only Options.Linearizability, the history is read into memory for the search.
 func CheckReader(r io.Reader, o Options) (Report, error) {
 	if o.Linearizability != nil && o.LinearizabilityStream == nil {
 		h, err := history.Read(progressReader(r, o.Progress, 0))
@@ -141,8 +142,8 @@ func CheckReader(r io.Reader, o Options) (Report, error) {
 	var sc *search.Checker
 	var searchErr error
 	var ro search.Options
-	if o.Reference != nil && searchable > 0 {
-		ro = *o.Reference
+	if !o.NoReference && searchable > 0 {
+		ro = o.referenceOptions()
 		ro.Shape = &shape
 		sc = simplestSearch(ro)
 		plain := add

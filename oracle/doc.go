@@ -15,8 +15,11 @@
 // A Report lists Violations (failures) and Zombies: overlaps explained by a member cut off
 // from the coordinator that had not yet learned it was fenced, which Kafka allows (docs/clients.md
 // §6.4) and which are classified rather than silently allowed; Report.Checked lists the
-// properties judged. Options.Linearizability plugs in the check of the coordinator's
-// operations against the reference coordinator (oracle.Linearizable); for CheckReader,
+// properties judged. A history with coordinator requests is also judged by the reference
+// search (package oracle/search): a behaviour of the reference coordinator must produce every
+// recorded answer, so every member's requests must be recorded from the group's start;
+// Options.NoReference turns it off. Options.Linearizability plugs in the older check of the
+// coordinator's operations against the reference coordinator (oracle.Linearizable); for CheckReader,
 // Options.LinearizabilityStream (oracle.LinearizableStream) does it without holding the
 // history. CheckReader refuses an empty history (ErrNothingToCheck) and any impossible line.
 //

@@ -56,8 +56,9 @@ func cooperativeClean() history.History {
 	b.commitAs("c1", "m1", 1, all, "")
 	b.start("c2", c)
 	b.call(history.Event{Node: "c2", Proto: c, Op: history.JoinGroup, Gen: -1}, history.Event{Err: "MEMBER_ID_REQUIRED", Member: "m2"})
-	b.call(history.Event{Node: "c1", Proto: c, Op: history.Heartbeat, Member: "m1", Gen: 1}, history.Event{Err: "REBALANCE_IN_PROGRESS"})
+	// KIP-394: the rebalance begins when m2 rejoins with its member id, not at its first join.
 	j2 := b.begin(history.Event{Kind: history.Request, Node: "c2", Proto: c, Op: history.JoinGroup, Member: "m2", Gen: -1})
+	b.call(history.Event{Node: "c1", Proto: c, Op: history.Heartbeat, Member: "m1", Gen: 1}, history.Event{Err: "REBALANCE_IN_PROGRESS"})
 	b.call(history.Event{Node: "c1", Proto: c, Op: history.JoinGroup, Member: "m1", Gen: 1, Owned: all}, history.Event{Member: "m1", Gen: 2, Leader: "m1", Members: []string{"m1", "m2"}})
 	b.end(j2, history.Event{Member: "m2", Gen: 2, Leader: "m1"})
 	b.syncTwo(2, low, history.Parts{})

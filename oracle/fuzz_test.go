@@ -35,12 +35,23 @@ func seedHistories() []history.History {
 var properties = map[string]bool{ExclusiveOwnership: true, RevokeBeforeAssign: true,
 	LostOnlyAfterMembershipLost: true, CommitFromOwner: true, GenerationMonotonic: true,
 	CallbacksConsistent: true, OneLeaderPerGeneration: true, MemberIDUnique: true,
-	CoordinatorGenerationRises: true, RemovedStaysRemoved: true}
+	CoordinatorGenerationRises: true, RemovedStaysRemoved: true, ReferenceSearch: true}
 
 // checkReport asserts what every report of a valid history must satisfy.
 func checkReport(t *testing.T, h history.History, r Report) {
 	t.Helper()
 	want := Plain
+	if slices.ContainsFunc(h, searched) {
+		// The reference search judges it, unless it refused the history (a request it cannot
+		// build), which the report says.
+		want = append(slices.Clip(Plain), ReferenceSearch)
+		if r.Reference == "" && checkable(h) {
+			t.Fatalf("no reference verdict on a searched history")
+		}
+		if strings.HasPrefix(r.Reference, "not searched: ") {
+			want = Plain
+		}
+	}
 	if !checkable(h) {
 		want = nil
 	}

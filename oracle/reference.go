@@ -10,6 +10,14 @@ import (
 // ReferenceSearch names the check of Options.Reference in Report.Checked and Violations.
 const ReferenceSearch = "reference-behaviour"
 
+// referenceOptions are the search's options: Options.Reference, or the defaults.
+func (o Options) referenceOptions() search.Options {
+	if o.Reference == nil {
+		return search.Options{}
+	}
+	return *o.Reference
+}
+
 // judgeReference is the search of Options.Reference over a history that replay feeds (each
 // call feeds it again from the start), given the result of a first search that kept only the
 // simplest explanations (search.Options.Simplest): if that one found none, the whole search

@@ -28,8 +28,8 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
 	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
-	reference := fs.Bool("reference", false, "also judge the coordinator's answers by searching the reference coordinator for a behaviour that produces them (oracle/search)")
-	budget := fs.Int("budget", search.DefaultBudget, "with --reference: the most reference states the search may explore for one answer before it says undecided")
+	reference := fs.Bool("reference", true, "judge the coordinator's answers by searching the reference coordinator for a behaviour that produces them (oracle/search); --reference=false: the plain checks only, faster")
+	budget := fs.Int("budget", search.DefaultBudget, "the most reference states the search may explore for one answer before it says undecided")
 	settle := fs.Duration("settle", 0, "also judge rebalance-completes: no stretch longer than this (on the history's clock) in which the group does not change while a partition has no live owner or a member lacks its assignment; more than the session and rebalance timeouts the history ran with")
 	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
@@ -49,13 +49,10 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--linearizability [--timeout D]] [--reference [--budget N]] [--settle D]   (FILE - reads standard input)")
+		fmt.Fprintln(stderr, "usage: groupcheck check-history FILE [--json] [--html FILE] [--reference=false | --budget N] [--linearizability [--timeout D]] [--settle D]   (FILE - reads standard input)")
 		return 2
 	}
-	o := oracle.Options{Settle: *settle}
-	if *reference {
-		o.Reference = &search.Options{Budget: *budget}
-	}
+	o := oracle.Options{Reference: &search.Options{Budget: *budget}, NoReference: !*reference, Settle: *settle}
 	var htmlErr error
 	if *linearizability && *html == "" {
 		o.LinearizabilityStream = oracle.LinearizableStream(*timeout) // the history is not held
@@ -141,11 +138,15 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 		}
 		in = f
 	}
-	defer limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil || o.Reference != nil)()
+	defer limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil)()
 	if prog != nil {
 		o.Progress = func(pass int, n int64) {
 			what := "reading"
-			if pass > 0 {
+			switch pass {
+			case 0:
+			case 3:
+				what = "pass 3, the whole reference search" // the simplest explanations found none
+			default:
 				what = fmt.Sprintf("pass %d of 2", pass)
 			}
 			if size > 0 {
@@ -163,8 +164,10 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 const memoryMargin = 8 << 20
 
 // limitMemory asks the garbage collector to keep the heap small unless GOMEMLIMIT says
-// otherwise: 32 MiB for the plain check, whose live state does not grow with the file, and
-// within twice the file's size with the search, which holds the coordinator's requests.
+// otherwise: 32 MiB for the plain check and the reference search, whose live state does not
+// grow with the file (the search holds its frontier and the events of its longest open
+// request), and within twice the file's size with the linearizability search, which holds
+// the coordinator's requests.
 // Without a limit the collector lets garbage grow with the reading rate, and more so on a
 // loaded machine. The limit is soft: a check that needs more (a failing history searched
 // whole) gets it, at the cost of more collection. It returns what puts the previous limit

@@ -22,15 +22,22 @@ func TestCheckHistoryExitCodes(t *testing.T) {
 		file string
 		code int
 		want []string
+		flag string
 	}{
 		{cleanHistory, 0, []string{"history: 72 events, 2 members: ok\n", "violations: 0, zombies: 0, linearizable: not checked",
-			"\nchecked: exclusive-ownership, ", ", one-leader-per-generation, member-id-unique, coordinator-generation-rises, removed-stays-removed\n",
-			"\nnot checked, needs a search (--linearizability): the coordinator's answers"}},
-		{twoLeadersHistory, 1, []string{"members: FAIL\n", "\nviolation one-leader-per-generation: generation 4 has two leaders"}},
-		{zombieHistory, 0, []string{"members: ok\n", "violations: 0, zombies: 3", "\nzombie exclusive-ownership: c1 and c2 both owned t-0,t-1"}},
-		{skipLostHistory, 1, []string{"members: FAIL\n", "\nviolation exclusive-ownership: c1 and c2 both owned t-0,t-1", "  seq 43  t 210ms  c1  request begin ConsumerGroupHeartbeat"}},
+			"\nreference: ok (17 requests, ", "\nchecked: exclusive-ownership, ",
+			", one-leader-per-generation, member-id-unique, coordinator-generation-rises, removed-stays-removed, reference-behaviour\n"}, ""},
+		{cleanHistory, 0, []string{"history: 72 events, 2 members: ok\n", ", coordinator-generation-rises, removed-stays-removed\n",
+			"\nnot checked, needs a search (--reference or --linearizability): the coordinator's answers"}, "--reference=false"},
+		{twoLeadersHistory, 1, []string{"members: FAIL\n", "\nviolation one-leader-per-generation: generation 4 has two leaders"}, ""},
+		{zombieHistory, 0, []string{"members: ok\n", "violations: 0, zombies: 3", "\nzombie exclusive-ownership: c1 and c2 both owned t-0,t-1"}, ""},
+		{skipLostHistory, 1, []string{"members: FAIL\n", "\nviolation exclusive-ownership: c1 and c2 both owned t-0,t-1", "  seq 43  t 210ms  c1  request begin ConsumerGroupHeartbeat"}, ""},
 	} {
-		code, out, errs := runCLI(t, "check-history", tc.file)
+		args := []string{"check-history", tc.file}
+		if tc.flag != "" {
+			args = append(args, tc.flag)
+		}
+		code, out, errs := runCLI(t, args...)
 		if code != tc.code || errs != "" {
 			t.Errorf("%s: exit %d, want %d\n%s%s", tc.file, code, tc.code, out, errs)
 		}

@@ -11,6 +11,7 @@ import (
 
 	h "github.com/groupcheck/groupcheck/conformance/harness"
 	"github.com/groupcheck/groupcheck/oracle"
+	"github.com/groupcheck/groupcheck/oracle/search"
 )
 
 // fixtures are failing histories recorded from real runs (kgo against kfake), replayed through
@@ -43,16 +44,21 @@ var fixtures = []struct {
 }
 
 // linFixtures are real runs whose coordinator answers no reference coordinator could give:
-// findings about kfake, caught by the linearizability check and, where they need no search,
-// by a plain coordinator check (property).
-var linFixtures = []struct{ file, want, property string }{
+// findings about kfake, caught by the reference search (at seq, the first answer no
+// behaviour gives), the linearizability check (want) and, where they need no search, by a
+// plain coordinator check (property).
+var linFixtures = []struct {
+	file, want, property string
+	seq                  int64
+}{
 	// Source: a soak run of cooperative/crash. The crashed member b led generation 3; when
 	// generation 4 completed without it, kfake's completeRebalance (groups.go) picks a new
 	// leader inside its loop over the members without remembering it found one, so it makes
 	// every member leader in turn and sends each its JoinGroup response as it goes: a and c
 	// were both told they lead generation 4 (and both got the member list).
 	// The plain check's one-leader-per-generation sees it too.
-	{"kfake-two-leaders-cooperative.jsonl", "has two leaders", oracle.OneLeaderPerGeneration},
+	// The search stops at a's answer, the first of the two.
+	{"kfake-two-leaders-cooperative.jsonl", "has two leaders", oracle.OneLeaderPerGeneration, 276},
 }
 
 func TestLinearizabilityFixtures(t *testing.T) {
@@ -69,6 +75,9 @@ func TestLinearizabilityFixtures(t *testing.T) {
 		if rep.Linearizable == oracle.LinYes || !strings.Contains(rep.Linearizable, fx.want) {
 			t.Errorf("%s: linearizable %q, want a failure saying %q", fx.file, rep.Linearizable, fx.want)
 		}
+		if want := fmt.Sprintf("%s at event %d:", search.Violated, fx.seq); !strings.HasPrefix(rep.Reference, want) {
+			t.Errorf("%s: reference %q, want %q", fx.file, rep.Reference, want)
+		}
 		v := h.Verdict{Report: rep}
 		if !v.Has(fx.property, oracle.ClassViolation, "") {
 			t.Errorf("%s: the plain check misses the coordinator's %s:\n%s", fx.file, fx.property, rep)
@@ -77,7 +86,8 @@ func TestLinearizabilityFixtures(t *testing.T) {
 		// timeout is the deviation's too; any other run error is not.
 		v.RunErr = fmt.Errorf("step 9 (settle): %w after 30s: still changing", h.ErrNotSettled)
 		v.ClassifyKnown()
-		if len(v.Report.Violations) != 0 || len(v.Known) != 3 || !v.OK() {
+		// Known: the linearizability check's failure, the plain finding, the search's, the timeout.
+		if len(v.Report.Violations) != 0 || len(v.Known) != 4 || !v.OK() {
 			t.Errorf("%s: the clients did nothing wrong, yet %d violations, run error %v (known: %q):\n%s", fx.file, len(v.Report.Violations), v.RunErr, v.Known, rep)
 		}
 		other := h.Verdict{Report: rep, RunErr: errors.New("step 3 (leave b): hung")}

@@ -3,8 +3,10 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,8 +30,9 @@ type Verdict struct {
 	Checked, Notes []string
 }
 
-// knownKfake are kfake deviations from Kafka that the oracle finds, by the linearizability
-// check (detail) or by a plain coordinator check (property), each with a fixture in testdata/
+// knownKfake are kfake deviations from Kafka that the oracle finds, by a plain coordinator
+// check (property), by the reference search at or after that finding, or by the
+// linearizability check (detail), each with a fixture in testdata/
 // (TestLinearizabilityFixtures). A run that hits one is reported, not failed: it says nothing
 // new about the client under test.
 var knownKfake = []struct{ detail, property, what string }{
@@ -40,7 +43,8 @@ var knownKfake = []struct{ detail, property, what string }{
 // to the oracle's owner with a fixture, classified here so that they do not fail a run.
 var knownOracle = []struct{ detail, property, what string }{
 	// None now: the KIP-1251 commit (conformance/confluent/testdata/kip1251-stale-epoch-commit-kip848.jsonl)
-	// is accepted by the reference consumer coordinator since oracle/lin learned KIP-1251.
+	// is accepted by the reference consumer coordinator since oracle/lin learned KIP-1251,
+	// and by the reference search, which judges the commit rule exactly.
 }
 
 // ClassifyKnown moves the report's findings of known kfake deviations and oracle errors to
@@ -66,15 +70,28 @@ func (v *Verdict) classifyKnown(ks []struct{ detail, property, what string }) (h
 			hit = true
 		}
 		kept := v.Report.Violations[:0]
+		from := int64(math.MaxInt64) // the first event of the deviation's plain findings
 		for _, x := range v.Report.Violations {
 			if k.property != "" && x.Property == k.property {
 				v.Known = append(v.Known, k.what+": "+x.Message)
 				matched = true
+				if len(x.Events) > 0 {
+					from = min(from, x.Events[0].Seq)
+				}
 				continue
 			}
 			kept = append(kept, x)
 		}
-		v.Report.Violations = kept
+		// The reference search stops at the first answer no behaviour gives: at or after the
+		// deviation's first event that is the deviation (a group kfake broke need not go on
+		// as any reference's would); before it, it is something else, and stays.
+		v.Report.Violations = slices.DeleteFunc(kept, func(x oracle.Violation) bool {
+			if !matched || x.Property != oracle.ReferenceSearch || len(x.Events) == 0 || x.Events[0].Seq < from {
+				return false
+			}
+			v.Known = append(v.Known, k.what+": "+x.Message)
+			return true
+		})
 		hit = hit || matched
 		// The plain check found the deviation in this run, so the coordinator's answers are
 		// already known not to be a reference coordinator's: a "no" from the search is the
@@ -88,10 +105,10 @@ func (v *Verdict) classifyKnown(ks []struct{ detail, property, what string }) (h
 	return hit
 }
 
-// Judge checks the harness's history with the oracle, the coordinator's operations for
-// linearizability included — except after an injected fence, whose error answer is the
+// Judge checks the harness's history with the oracle, the reference search of the
+// coordinator's answers included — except after an injected fence, whose error answer is the
 // harness's, not the coordinator's (the reference coordinator would never fence a member at
-// its current epoch, and lin rightly says so) — and the group's progress within
+// its current epoch, and the search rightly says so) — and the group's progress within
 // Timing.StallMax, so that a run that does not settle because the group stopped changing has
 // the oracle's rebalance-completes verdict, with the events that show the stall, beside its
 // settle timeout. Call it after Close, so that the history is complete.
@@ -99,9 +116,7 @@ func Judge(h *Harness, runErr error) Verdict {
 	hist := h.History()
 	o := oracle.Options{Settle: h.cfg.Timing.StallMax()}
 	h.mu.Lock()
-	if !h.injected {
-		o.Linearizability = oracle.Linearizable(time.Minute)
-	}
+	o.NoReference = h.injected
 	h.mu.Unlock()
 	v := Verdict{History: hist, Report: oracle.Check(hist, o), RunErr: runErr,
 		Broker: h.Observer().Errors(), Logs: h.Logs()}
@@ -158,6 +173,9 @@ func (v Verdict) Has(property, class, node string) bool {
 func (v Verdict) Summary() string {
 	s := fmt.Sprintf("%d events, %d members, %d violations, %d zombies",
 		v.Report.Events, v.Report.Members, len(v.Report.Violations), len(v.Report.Zombies))
+	if ref, _, _ := strings.Cut(v.Report.Reference, "\n"); ref != "" {
+		s += ", reference " + ref // an undecided search fails nothing, but shows here
+	}
 	if v.RunErr != nil {
 		s += ", run error: " + v.RunErr.Error()
 	}

@@ -60,6 +60,10 @@ func TestVerdict(t *testing.T) {
 	if s := v.Summary(); !strings.Contains(s, "0 violations") || !strings.Contains(s, "zombies") {
 		t.Errorf("Summary = %q", s)
 	}
+	searched := Verdict{Report: oracle.Report{Reference: "undecided at event 9: the budget\nthe states"}}
+	if s := searched.Summary(); !strings.HasSuffix(s, ", reference undecided at event 9: the budget") {
+		t.Errorf("Summary = %q, want the search's first line", s)
+	}
 
 	dir := t.TempDir()
 	path, err := v.Save(dir, "run")
@@ -195,6 +199,30 @@ func TestKnownDeviationCoversTheSearch(t *testing.T) {
 	v = Verdict{Report: oracle.Report{Linearizable: "no: not linearizable: no next operation fits"}}
 	v.ClassifyKnown()
 	if v.Report.OK() {
+		t.Error("a search failure with no known deviation in the run was excused")
+	}
+}
+
+// The reference search stops at the first answer no behaviour gives: at or after a known
+// kfake deviation's first event that is the deviation; before it, it is something else and
+// still fails the run.
+func TestKnownDeviationCoversTheReferenceSearch(t *testing.T) {
+	at := func(seq int64) []history.Event { return []history.Event{{Seq: seq}} }
+	for _, tc := range []struct {
+		seq   int64
+		known bool
+	}{{10, true}, {12, true}, {9, false}} {
+		v := Verdict{Report: oracle.Report{Violations: []oracle.Violation{
+			{Property: oracle.OneLeaderPerGeneration, Message: "generation 3 has two leaders", Events: append(at(10), at(12)...)},
+			{Property: oracle.ReferenceSearch, Message: "no behaviour of the reference coordinator answers", Events: at(tc.seq)},
+		}}}
+		v.ClassifyKnown()
+		if want := map[bool]int{true: 2, false: 1}[tc.known]; v.Report.OK() != tc.known || len(v.Known) != want {
+			t.Errorf("search at seq %d: report ok %v, known %q; want ok %v", tc.seq, v.Report.OK(), v.Known, tc.known)
+		}
+	}
+	v := Verdict{Report: oracle.Report{Violations: []oracle.Violation{{Property: oracle.ReferenceSearch, Message: "no behaviour", Events: at(5)}}}}
+	if v.ClassifyKnown(); v.Report.OK() {
 		t.Error("a search failure with no known deviation in the run was excused")
 	}
 }

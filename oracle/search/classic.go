@@ -113,7 +113,7 @@ func joinAhead(b, end history.Event) (impl.MemberID, []int16) {
 	}
 	code, ok := judged(end)
 	switch {
-	case ok && code == impl.MemberIDRequired:
+	case ok && code == impl.MemberIDRequired && end.Member != "":
 		return impl.MemberID(end.Member), all[:1]
 	case ok && code == impl.None && end.Member != "":
 		if b.Instance != "" {
@@ -212,6 +212,9 @@ func handle(c config, i int) []config {
 		g, replies := c.coord.Handle(o.req.req, "")
 		add(g, replies, what)
 		return out
+	}
+	if _, member := c.coord.Member(o.req.fresh); jr.MemberID == "" && (member || c.coord.IsPending(o.req.fresh)) {
+		return nil // the answer hands out an id in use: a coordinator hands out a new one
 	}
 	for _, v := range o.req.versions {
 		for k, ps := range joinProtocols(c.coord, o.req.begin) {

@@ -159,6 +159,9 @@ func handle848(c config, i int) []config {
 		}
 	case impl.ConsumerGroupHeartbeatRequest:
 		for _, hb := range o.req.variants {
+			if _, member := c.kip.Member(o.req.fresh); hb.MemberID == "" && hb.MemberEpoch == impl.EpochJoin && member {
+				continue // the answer names a member's id as new: a coordinator hands out a new one
+			}
 			for _, x := range entries(c.kip, hb, o.req) {
 				for _, deferred := range []bool{false, true} {
 					g, replies := c.kip.HeartbeatTargeting(hb, o.req.fresh, x, deferred)
