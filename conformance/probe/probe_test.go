@@ -128,8 +128,12 @@ func TestShortAgainstBrokers(t *testing.T) {
 	if b := os.Getenv("KAFKA_BOOTSTRAP"); b != "" {
 		brokers = append(brokers, b)
 	}
-	worldsRun := shortWorlds
+	// No re-planning in the short form: against kfake and Kafka 4.4.0 it gains no short
+	// world a transition and costs 45 s. The differences only re-planned schedules meet
+	// are classified through their stored schedules (TestStoredDifferencesClassified).
+	worldsRun, rounds := shortWorlds, 0
 	if !testing.Short() {
+		rounds = defaultReplan
 		worldsRun = nil
 		for _, w := range worlds {
 			worldsRun = append(worldsRun, w.name)
@@ -146,7 +150,7 @@ func TestShortAgainstBrokers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000, replan: defaultReplan, rule: rule})
+		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000, replan: rounds, rule: rule})
 		stop()
 		if err != nil {
 			t.Fatal(err)
