@@ -177,7 +177,7 @@ func TestCheckHistorySettle(t *testing.T) {
 		t.Errorf("--settle 30s: exit %d, want 1 and the stall\n%s%s", code, out, errs)
 	}
 	code, out, errs = runCLI(t, "check-history", stalled, "--settle", "1m")
-	if code != 0 || errs != "" || !strings.Contains(out, ", removed-stays-removed, rebalance-completes\n") {
+	if code != 0 || errs != "" || !strings.Contains(out, ", removed-stays-removed, rebalance-completes, reference-behaviour\n") {
 		t.Errorf("--settle 1m: exit %d, want 0 with rebalance-completes checked\n%s%s", code, out, errs)
 	}
 }
