@@ -226,3 +226,25 @@ func TestKnownDeviationCoversTheReferenceSearch(t *testing.T) {
 		t.Error("a search failure with no known deviation in the run was excused")
 	}
 }
+
+// TestKfake848: on kfake the reference search's violation of a KIP-848 history is known (kfake's
+// consumer-group coordinator differs from Kafka's where the probe classifies it); a classic
+// history's, or any plain violation, still fails the run.
+func TestKfake848(t *testing.T) {
+	search := oracle.Violation{Property: oracle.ReferenceSearch, Message: "seq 20: no behaviour answers"}
+	plain := oracle.Violation{Property: oracle.ExclusiveOwnership, Message: "owned twice"}
+	kip := history.History{{Seq: 1, Kind: history.Request, Op: history.ConsumerGroupHeartbeat, Phase: history.Begin}}
+	classic := history.History{{Seq: 1, Kind: history.Request, Op: history.JoinGroup, Phase: history.Begin}}
+	v := Verdict{History: kip, Report: oracle.Report{Violations: []oracle.Violation{search}}}
+	if v.classifyKfake848(); !v.OK() || len(v.Known) != 1 || !strings.Contains(v.Known[0], "kfake-eager-target") {
+		t.Errorf("KIP-848 search violation on kfake: ok %v, known %q", v.OK(), v.Known)
+	}
+	for _, bad := range []Verdict{
+		{History: classic, Report: oracle.Report{Violations: []oracle.Violation{search}}},
+		{History: kip, Report: oracle.Report{Violations: []oracle.Violation{plain}}},
+	} {
+		if bad.classifyKfake848(); bad.OK() {
+			t.Errorf("classified as kfake's KIP-848 difference: %+v", bad.Report.Violations)
+		}
+	}
+}
