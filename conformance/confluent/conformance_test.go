@@ -8,9 +8,12 @@ import (
 
 // TestConformance runs every scenario under every librdkafka protocol and checks each
 // history with the oracle. -short runs churn under each protocol and crash and fence under
-// cooperative-sticky and KIP-848, except KIP-848's burst: in the CI dry run of 3 December its
-// leave-all hung once on kfake (f "not left after 4.5s", librdkafka's log shows no leave
-// begun; 0 violations, the search ok), not yet understood, so it runs in the soak form only.
+// cooperative-sticky and KIP-848, except KIP-848's burst, which runs in the soak form only:
+// its leaves hit librdkafka's close bug (README, "KIP-848 leave before revoke on close";
+// TestCloseWithAssignPending), a leave heartbeat sent before the closing revoke callback,
+// whose commit then may never return (1 of 20 runs on kfake, 3 of 10 against Kafka 4.4.0).
+// librdkafka's log showed no leave because confluent-kafka-go's Close stops forwarding the
+// log first.
 func TestConformance(t *testing.T) {
 	h.Conformance(t, Protocols, h.Scenarios, func(p h.Protocol, sc h.Scenario) bool {
 		if sc.Zombie || p.Name == KIP848.Name && sc.Name == h.Burst.Name {

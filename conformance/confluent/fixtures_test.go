@@ -155,3 +155,31 @@ func TestLostWhileRejoining(t *testing.T) {
 		t.Errorf("want the overlap of b and d as a zombie:\n%s", rep)
 	}
 }
+
+// TestLeaveBeforeRevokeOnKafka replays a KIP-848 burst run against Kafka 4.4.0 whose leave
+// of a hung (3 of 10 such runs): a's cooperative revoke of t1-3 ended (seq 201), Leave
+// stopped a's poll loop and closed, and Close served the "cooperative assign after revoke"
+// still queued (an empty assign, seq 202-203) after the terminate had queued the revoke of
+// everything. librdkafka took the answer to that assign as the full unassign and sent the
+// leave heartbeat (epoch -1, seq 205) as a's revoke of t1-2 began (seq 204); the revoke's
+// synchronous commit (seq 207) never returned. d was handed t1-2 (seq 290) while a was
+// still inside that revoke: the oracle's exclusive-ownership, librdkafka's (the minimal
+// reproduction is TestCloseWithAssignPending).
+func TestLeaveBeforeRevokeOnKafka(t *testing.T) {
+	hist, rep := replayHistory(t, "leave-before-revoke-burst-kafka-kip848.jsonl")
+	if !(h.Verdict{Report: rep}).Has(oracle.ExclusiveOwnership, oracle.ClassViolation, "a and d") {
+		t.Errorf("want exclusive-ownership naming a and d:\n%s", rep)
+	}
+	var left, revoking int64
+	for _, e := range hist {
+		switch {
+		case e.Node == "a" && e.Kind == history.Revoke && e.Phase == history.Begin:
+			revoking = e.Seq
+		case e.Node == "a" && e.Op == history.ConsumerGroupHeartbeat && e.Phase == history.Begin && e.Gen == -1:
+			left = e.Seq
+		}
+	}
+	if left != 205 || revoking != 204 {
+		t.Errorf("want a's leave (seq 205) sent inside its last revoke (begun at seq 204); leave at %d, revoke at %d", left, revoking)
+	}
+}
