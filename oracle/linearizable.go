@@ -5,25 +5,49 @@ import (
 	"time"
 
 	"github.com/groupcheck/groupcheck/oracle/history"
-	"github.com/groupcheck/groupcheck/oracle/lin"
+	"github.com/groupcheck/groupcheck/oracle/search"
 )
 
-// Linearizable is the Options.Linearizability check most callers want: lin.Check, porcupine
-// bounded by timeout (0: none), on the history's coordinator requests.
+// Linearizable is the Options.Linearizability check most callers want: porcupine orders the
+// history's coordinator requests, each between its begin and its end, and the reference
+// coordinator judges each order (search.Linearize, with the search's default budget);
+// timeout bounds porcupine (0: none). A budget or a timeout that runs out is no verdict.
 func Linearizable(timeout time.Duration) func(history.History) (bool, string, error) {
+	return LinearizableUnder(search.Options{}, timeout)
+}
+
+// LinearizableUnder is Linearizable with the search's options (its Budget bounds each step).
+func LinearizableUnder(o search.Options, timeout time.Duration) func(history.History) (bool, string, error) {
 	return func(h history.History) (bool, string, error) {
-		r, err := lin.Check(h, timeout)
-		return r.OK, r.Detail, err
+		return LinVerdict(search.Linearize(h, o, timeout))
 	}
 }
 
 // LinearizableStream is Linearizable as a StreamChecker, for Options.LinearizabilityStream.
 func LinearizableStream(timeout time.Duration) func() StreamChecker {
-	return func() StreamChecker { return &linStream{c: lin.NewCollector(), timeout: timeout} }
+	return LinearizableStreamUnder(search.Options{}, timeout)
+}
+
+// LinearizableStreamUnder is LinearizableUnder as a StreamChecker.
+func LinearizableStreamUnder(o search.Options, timeout time.Duration) func() StreamChecker {
+	return func() StreamChecker { return &linStream{c: search.NewCollector(), o: o, timeout: timeout} }
+}
+
+// LinVerdict is a search.Linearization as Options.Linearizability answers: an undecided one
+// (its budget or timeout ran out) is an error, no verdict.
+func LinVerdict(l search.Linearization, err error) (bool, string, error) {
+	switch {
+	case err != nil:
+		return false, "", fmt.Errorf("linearizability: %v", err)
+	case l.Verdict == search.Undecided:
+		return false, "", fmt.Errorf("linearizability %s", l.Detail)
+	}
+	return l.Verdict == search.OK, l.Detail, nil
 }
 
 type linStream struct {
-	c       *lin.Collector
+	c       *search.Collector
+	o       search.Options
 	timeout time.Duration
 	err     error // the first event the collector refused: no verdict
 }
@@ -37,8 +61,7 @@ func (l *linStream) Add(e history.Event) error {
 
 func (l *linStream) Verdict() (bool, string, error) {
 	if l.err != nil {
-		return false, "", fmt.Errorf("lin: %v", l.err)
+		return false, "", fmt.Errorf("linearizability: %v", l.err)
 	}
-	r, err := l.c.Check(l.timeout)
-	return r.OK, r.Detail, err
+	return LinVerdict(l.c.Check(l.o, l.timeout))
 }

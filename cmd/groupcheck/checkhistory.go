@@ -12,7 +12,6 @@ import (
 
 	"github.com/groupcheck/groupcheck/oracle"
 	"github.com/groupcheck/groupcheck/oracle/history"
-	"github.com/groupcheck/groupcheck/oracle/lin"
 	"github.com/groupcheck/groupcheck/oracle/search"
 )
 
@@ -55,20 +54,21 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	o := oracle.Options{Reference: &search.Options{Budget: *budget}, NoReference: !*reference, Settle: *settle}
 	var htmlErr error
 	if *linearizability && *html == "" {
-		o.LinearizabilityStream = oracle.LinearizableStream(*timeout) // the history is not held
+		o.LinearizabilityStream = oracle.LinearizableStreamUnder(search.Options{Budget: *budget}, *timeout) // the history is not held
 	} else if *linearizability {
 		o.Linearizability = func(h history.History) (bool, string, error) {
-			res, err := lin.Check(h, *timeout)
-			if err == nil && !res.OK && *html != "" {
+			lo := search.Options{Budget: *budget}
+			res, err := search.Linearize(h, lo, *timeout)
+			if err == nil && res.Verdict == search.Violated {
 				// Only a failure is drawn: the visualization needs the whole history searched at once.
 				var page bytes.Buffer
-				if _, err := lin.CheckAndVisualize(h, *timeout, &page); err != nil {
+				if _, err := search.Visualize(h, lo, *timeout, &page); err != nil {
 					htmlErr = err
 				} else {
 					htmlErr = os.WriteFile(porcupineFile(*html), page.Bytes(), 0o644)
 				}
 			}
-			return res.OK, res.Detail, err
+			return oracle.LinVerdict(res, err)
 		}
 	}
 	prog := newProgress(stderr)
