@@ -30,7 +30,7 @@ func LinearizableStream(timeout time.Duration) func() StreamChecker {
 
 // LinearizableStreamUnder is LinearizableUnder as a StreamChecker.
 func LinearizableStreamUnder(o search.Options, timeout time.Duration) func() StreamChecker {
-	return func() StreamChecker { return &linStream{c: search.NewCollector(), o: o, timeout: timeout} }
+	return func() StreamChecker { return &linStream{o: o, timeout: timeout} }
 }
 
 // LinVerdict is a search.Linearization as Options.Linearizability answers: an undecided one
@@ -45,6 +45,8 @@ func LinVerdict(l search.Linearization, err error) (bool, string, error) {
 	return l.Verdict == search.OK, l.Detail, nil
 }
 
+// linStream collects the requests for search.Collector, which CheckReader gives the shape
+// its first pass read (shaped) before the first event.
 type linStream struct {
 	c       *search.Collector
 	o       search.Options
@@ -52,7 +54,22 @@ type linStream struct {
 	err     error // the first event the collector refused: no verdict
 }
 
+// shaped is a StreamChecker that wants the history's shape (search.Shape) before its first
+// event: CheckReader gives it the one its first pass read.
+type shaped interface{ SetShape(*search.Shape) }
+
+func (l *linStream) SetShape(s *search.Shape) { l.c = search.NewCollector(l.o, l.timeout, s) }
+
+// again is a StreamChecker that may need the history fed once more after its Verdict
+// (search.Collector.Again): CheckReader reads it again for it.
+type again interface{ Again() bool }
+
+func (l *linStream) Again() bool { return l.c != nil && l.err == nil && l.c.Again() }
+
 func (l *linStream) Add(e history.Event) error {
+	if l.c == nil {
+		l.err = fmt.Errorf("seq %d: no shape given (a LinearizableStream is CheckReader's)", e.Seq)
+	}
 	if l.err == nil {
 		l.err = l.c.Add(e)
 	}
@@ -63,5 +80,8 @@ func (l *linStream) Verdict() (bool, string, error) {
 	if l.err != nil {
 		return false, "", fmt.Errorf("linearizability: %v", l.err)
 	}
-	return LinVerdict(l.c.Check(l.o, l.timeout))
+	if l.c == nil {
+		return false, "", fmt.Errorf("linearizability: no shape given (a LinearizableStream is CheckReader's)")
+	}
+	return LinVerdict(l.c.Check())
 }

@@ -28,54 +28,80 @@ type Linearization struct {
 // Linearize checks the coordinator requests of h with porcupine over the reference (see
 // Collector); timeout bounds porcupine (0: none), o.Budget the states of one step.
 func Linearize(h history.History, o Options, timeout time.Duration) (Linearization, error) {
-	c, err := collect(h)
-	if err != nil {
+	if err := h.Validate(); err != nil {
 		return Linearization{}, err
 	}
-	return c.Check(o, timeout)
+	c := NewCollector(o, timeout, ShapeOf(h))
+	for pass := 0; pass == 0 || c.Again(); pass++ {
+		for _, e := range h {
+			if err := c.Add(e); err != nil {
+				return Linearization{}, err
+			}
+		}
+		if _, err := c.Check(); err != nil {
+			return Linearization{}, err
+		}
+	}
+	return c.Check()
 }
 
-// Visualize is Linearize, and writes porcupine's HTML visualization of the whole history's
-// search to w: the linearization found or, on a violation, the longest partial ones, each
-// operation's reference states on hover.
+// Visualize is Linearize, and writes porcupine's HTML visualization to w: the whole history
+// searched at once (so it holds every request), the linearization found or, on a violation,
+// the longest partial ones, with the reference's states after each operation.
 func Visualize(h history.History, o Options, timeout time.Duration, w io.Writer) (Linearization, error) {
-	c, err := collect(h)
-	if err != nil {
+	if err := h.Validate(); err != nil {
 		return Linearization{}, err
 	}
-	l, run, err := c.whole(o, timeout)
+	c := NewCollector(o, timeout, ShapeOf(h))
+	c.whole, c.m.o.Simplest = true, false
+	for _, e := range h {
+		if err := c.Add(e); err != nil {
+			return Linearization{}, err
+		}
+	}
+	l, err := c.Check()
 	if err != nil {
 		return l, err
 	}
-	if err := porcupine.Visualize(run.model, run.info, w); err != nil {
+	if err := porcupine.Visualize(c.model, c.info, w); err != nil {
 		return l, fmt.Errorf("writing porcupine's visualization: %v", err)
 	}
 	return l, nil
 }
 
-func collect(h history.History) (*Collector, error) {
-	if err := h.Validate(); err != nil {
-		return nil, err
-	}
-	c := NewCollector()
-	for _, e := range h {
-		if err := c.Add(e); err != nil {
-			return nil, err
-		}
-	}
-	return c, nil
-}
-
-// Collector gathers a history's requests one event at a time (validated, in order) for
-// Check, so that a history read from a file is not held in memory: only its requests are.
+// Collector checks a history's requests fed one event at a time (validated, in order), with
+// porcupine over the reference: porcupine orders the requests, each placed between its begin
+// and its end, and the reference judges every order (linModel, whose step is the search's:
+// impl/coordinator or impl/kip848 handling the request in every behaviour). It searches one
+// quiescent segment at a time (every request before the cut returned before any after it
+// began), as soon as the segment is read, and carries to the next every behaviour that any
+// order of the segment reaches (linModel.reached): so only the current segment's requests
+// are held, and the verdict is the whole history's.
+//
+// Its first pass keeps, at each step, only the behaviours with the fewest timers
+// (Options.Simplest): its "ok" is sound and cheap, but its "violated" only means that the
+// history must be fed again (Again) to the whole search.
 type Collector struct {
-	shape   Shape
-	outside outsiders
-	recs    []recorded
-	open    map[int64]int     // requests begun and not ended, by interval id
-	clients map[string]int    // node → porcupine client id
-	strs    map[string]string // one copy of each name
-	maxT    int64
+	o        Options
+	timeout  time.Duration
+	deadline time.Time
+	shape    *Shape
+	outside  outsiders
+	seg      []recorded       // the current segment's requests
+	open     map[int64]int    // requests begun and not ended, by interval id
+	maxRet   int64            // the latest end in the segment
+	clients  map[string]int   // node → porcupine client id
+	strs     map[string]string // one copy of each name
+	conns    impl.Conn
+	m        *linModel
+	state    *stateSet
+	res      Linearization
+	done     bool
+	// whole: search the history at once at Check, keeping porcupine's model and info for the
+	// visualization.
+	whole bool
+	model porcupine.Model
+	info  porcupine.LinearizationInfo
 }
 
 // recorded is one request's begin and end.
@@ -84,15 +110,40 @@ type recorded struct {
 	client     int
 }
 
-// NewCollector starts an empty collection.
-func NewCollector() *Collector {
-	return &Collector{outside: outsiders{}, open: map[int64]int{}, clients: map[string]int{}, strs: map[string]string{}}
+// NewCollector starts a check: o bounds each step (o.Budget), timeout porcupine's search of
+// each segment (0: none), and shape is the history's (ShapeOf, or a first pass feeding
+// Shape.Add), needed before the first request of a KIP-848 history.
+func NewCollector(o Options, timeout time.Duration, shape *Shape) *Collector {
+	o.Shape, o.Simplest = shape, false
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	c := &Collector{o: o, timeout: timeout, deadline: time.Now().Add(timeout), shape: shape, outside: outsiders{},
+		open: map[int64]int{}, clients: map[string]int{}, strs: map[string]string{}, m: &linModel{o: o}}
+	c.m.o.Simplest = true
+	c.state = newStateSet(New(o).frontier)
+	c.res.Verdict = OK
+	return c
+}
+
+// Again reports whether the history must be fed once more, from its first event, before
+// Check's verdict stands: the first pass (the simplest explanations) found none, and the
+// collector is reset for the whole search (its state count goes on).
+func (c *Collector) Again() bool {
+	if !c.m.o.Simplest || c.res.Verdict == OK {
+		return false
+	}
+	states := c.m.states
+	*c = *NewCollector(c.o, c.timeout, c.shape)
+	c.m.o.Simplest, c.m.states = false, states
+	return true
 }
 
 // Add reads one event.
 func (c *Collector) Add(e history.Event) error {
-	c.maxT = max(c.maxT, e.T)
-	c.shape.Add(e)
+	if c.done {
+		return nil
+	}
 	e = c.outside.asRequest(e)
 	if e.Kind != history.Request {
 		return nil
@@ -102,11 +153,16 @@ func (c *Collector) Add(e history.Event) error {
 		e.Members[i] = c.intern(m)
 	}
 	if e.Phase == history.Begin {
+		if !c.whole && len(c.open) == 0 && len(c.seg) > 0 && e.T > c.maxRet {
+			if err := c.cut(e.T); err != nil || c.done {
+				return err
+			}
+		}
 		if _, ok := c.clients[e.Node]; !ok {
 			c.clients[e.Node] = len(c.clients)
 		}
-		c.open[e.ID] = len(c.recs)
-		c.recs = append(c.recs, recorded{begin: e, client: c.clients[e.Node]})
+		c.open[e.ID] = len(c.seg)
+		c.seg = append(c.seg, recorded{begin: e, client: c.clients[e.Node]})
 		return nil
 	}
 	i, ok := c.open[e.ID]
@@ -114,7 +170,8 @@ func (c *Collector) Add(e history.Event) error {
 		return fmt.Errorf("seq %d: the end of request id=%d, which has not begun", e.Seq, e.ID)
 	}
 	delete(c.open, e.ID)
-	c.recs[i].end = e
+	c.seg[i].end = e
+	c.maxRet = max(c.maxRet, e.T)
 	return nil
 }
 
@@ -126,136 +183,143 @@ func (c *Collector) intern(s string) string {
 	return s
 }
 
-// Check searches the requests collected: porcupine orders them, the reference (the search's
-// step) judges each order. It first searches the history one quiescent segment at a time
-// (segments) keeping only the simplest explanations of each step (Options.Simplest), which
-// is cheap and whose "ok" is sound; where that finds no order, the whole history is searched
-// at once with every explanation, and that verdict is the one returned.
-func (c *Collector) Check(o Options, timeout time.Duration) (Linearization, error) {
-	ops, err := c.operations()
+// Check is the verdict on the requests fed: the last segment is searched to the end of the
+// history, where every request must have its answer.
+func (c *Collector) Check() (Linearization, error) {
+	if !c.done && len(c.open) > 0 {
+		return Linearization{}, fmt.Errorf("the history ends before %d requests end", len(c.open))
+	}
+	if !c.done && len(c.seg) > 0 {
+		if err := c.cut(c.maxRet + 1); err != nil {
+			return Linearization{}, err
+		}
+		c.done = c.res.Verdict != OK
+	}
+	r := c.res
+	r.States = c.m.states
+	if r.Verdict == OK {
+		r.Detail = fmt.Sprintf("linearizable: porcupine ordered the %d requests, in %d quiescent segments, and the reference coordinator gives every recorded answer in some order of each (%d reference states)", r.Operations, r.Segments, r.States)
+	}
+	return r, nil
+}
+
+// cut searches the current segment, and the cut at t after it.
+func (c *Collector) cut(t int64) error {
+	ops, err := c.operations(t)
 	if err != nil {
-		return Linearization{}, err
+		return err
 	}
-	o = c.options(o)
-	deadline := time.Now().Add(timeout)
-	m := &linModel{o: o}
-	m.o.Simplest = true
-	state := c.initial(o)
-	segs := segments(ops)
-	for _, seg := range segs {
-		left := time.Duration(0)
-		if timeout > 0 {
-			if left = time.Until(deadline); left <= 0 {
-				break
-			}
-		}
-		pops := porcupineOps(seg)
-		m.last = nil
-		if porcupine.CheckOperationsTimeout(m.model(state), pops, left) != porcupine.Ok || m.last == nil {
-			state = nil
-			break
-		}
-		state = m.last
-	}
-	if state != nil && len(segs) > 0 {
-		return Linearization{Verdict: OK, Operations: len(ops), Segments: len(segs), States: m.states,
-			Detail: fmt.Sprintf("linearizable: porcupine ordered the %d requests, %d quiescent segments one at a time, and the reference coordinator gives every recorded answer in that order (%d reference states)", len(ops), len(segs), m.states)}, nil
-	}
+	c.res.Operations += len(ops) - 1
+	c.res.Segments++
 	left := time.Duration(0)
-	if timeout > 0 {
-		left = max(time.Nanosecond, time.Until(deadline))
+	if c.timeout > 0 {
+		if left = time.Until(c.deadline); left <= 0 {
+			left = time.Nanosecond
+		}
 	}
-	l, _, err := c.whole(o, left)
-	l.States += m.states
-	return l, err
-}
-
-// run is what porcupine's visualization needs from a search.
-type run struct {
-	model porcupine.Model
-	info  porcupine.LinearizationInfo
-}
-
-// whole searches every request at once, with every explanation of each step.
-func (c *Collector) whole(o Options, timeout time.Duration) (Linearization, run, error) {
-	ops, err := c.operations()
-	if err != nil {
-		return Linearization{}, run{}, err
+	c.m.reached, c.m.finish = nil, c.whole
+	var res porcupine.CheckResult
+	if c.whole {
+		c.model = c.m.model(c.state)
+		res, c.info = porcupine.CheckOperationsVerbose(c.model, porcupineOps(ops), left)
+		c.m.reached = c.state.configs // nothing follows
+		if res == porcupine.Illegal {
+			c.m.reached = nil
+		}
+	} else {
+		res = porcupine.CheckOperationsTimeout(c.m.model(c.state), porcupineOps(ops), left)
 	}
-	o = c.options(o)
-	m := &linModel{o: o}
-	init := c.initial(o)
-	model := m.model(init)
-	res, info := porcupine.CheckOperationsVerbose(model, porcupineOps(ops), timeout)
-	l := Linearization{Operations: len(ops), Segments: 1, States: m.states}
 	switch {
-	case m.over != nil:
-		l.Verdict = Undecided
-		l.Detail = fmt.Sprintf("undecided at %s: one step needs more than the budget of %d reference states", m.over.label, o.Budget)
-	case res == porcupine.Ok:
-		l.Verdict = OK
-		l.Detail = fmt.Sprintf("linearizable: porcupine ordered the %d requests, the whole history at once, and the reference coordinator gives every recorded answer in that order (%d reference states)", len(ops), m.states)
+	case c.m.over != nil:
+		c.stop(Undecided, fmt.Sprintf("undecided at %s: one step needs more than the budget of %d reference states", c.m.over.label, c.o.Budget))
 	case res == porcupine.Unknown:
-		l.Verdict = Undecided
-		l.Detail = fmt.Sprintf("undecided: porcupine timed out after %v", timeout)
+		c.stop(Undecided, fmt.Sprintf("undecided: porcupine timed out after %v, in the segment from seq %d", c.timeout, c.seg[0].begin.Seq))
+	case len(c.m.reached) == 0 && c.m.o.Simplest:
+		c.stop(Violated, "the simplest explanations explain no order of the segment from seq "+fmt.Sprint(c.seg[0].begin.Seq)+" (Again: the whole search decides)")
+	case len(c.m.reached) == 0:
+		c.stop(Violated, c.explain(ops, left))
 	default:
-		l.Verdict = Violated
-		l.Detail = explain(m, init, ops, info)
+		c.state = newStateSet(c.m.reached)
+		c.m.reached, c.seg = nil, nil
 	}
-	return l, run{model, info}, nil
+	return nil
 }
 
-// options is o with the collected shape and the default budget.
-func (c *Collector) options(o Options) Options {
-	o.Shape, o.Simplest = &c.shape, false
-	if o.Budget <= 0 {
-		o.Budget = DefaultBudget
-	}
-	return o
+func (c *Collector) stop(verdict, detail string) {
+	c.res.Verdict, c.res.Detail, c.done = verdict, detail, true
+	c.seg = nil
 }
 
-// initial is the set of the search's starting behaviours.
-func (c *Collector) initial(o Options) *stateSet {
-	return newStateSet(New(o).frontier)
-}
-
-// operations are the requests collected, as porcupine's operations, and the end of the
-// history as the last (it handles nothing: every request parked must be answered by then).
-func (c *Collector) operations() ([]*operation, error) {
-	ops := make([]*operation, 0, len(c.recs)+1)
-	for i, r := range c.recs {
+// operations are the current segment's requests as porcupine's operations, and the cut at t
+// as the last (it handles nothing: every request parked must be answered by then).
+func (c *Collector) operations(t int64) ([]*operation, error) {
+	ops := make([]*operation, 0, len(c.seg)+1)
+	for i, r := range c.seg {
+		c.conns++
 		var req request
 		var err error
 		if c.shape.Consumer() {
-			req, err = consumerRequest(r.begin, impl.Conn(i+1), r.end, &c.shape)
+			req, err = consumerRequest(r.begin, c.conns, r.end, c.shape)
 		} else {
-			req, err = classicRequest(r.begin, impl.Conn(i+1), r.end)
+			req, err = classicRequest(r.begin, c.conns, r.end)
 		}
 		if err != nil {
 			return nil, err
 		}
-		op := &operation{index: i, client: r.client, call: r.begin.T, ret: r.end.T, req: &req}
-		if !req.judged {
-			op.ret = c.orphanWindow(i)
-		}
-		op.label = label(req, r.begin, r.end)
-		ops = append(ops, op)
+		ops = append(ops, &operation{index: i, client: r.client, call: r.begin.T, ret: r.end.T, req: &req, label: label(req, r.begin, r.end)})
 	}
-	return append(ops, &operation{index: len(c.recs), client: len(c.clients), call: c.maxT + 2, ret: c.maxT + 3, label: "the end of the history"}), nil
+	what := "the end of the segment: every request before it has its answer"
+	if c.whole {
+		what = "the end of the history: every request has its answer"
+	}
+	return append(ops, &operation{index: len(c.seg), client: len(c.clients), call: t, ret: t, label: what}), nil
 }
 
-// orphanWindow is when the request recs[i], which has no answer, may have been handled: after
-// its begin and before its node's next answered request returned (a coordinator serves a
-// connection in order, and the search finishes a node's orphans so), or at any time if none
-// did.
-func (c *Collector) orphanWindow(i int) int64 {
-	node := c.recs[i].begin.Node
-	for _, r := range c.recs[i+1:] {
-		if _, ok := judged(r.end); ok && r.begin.Node == node {
-			return r.end.T
+// explain searches the segment again, keeping porcupine's partial linearizations, replays the
+// longest, and names the requests that could come next and that no behaviour of the
+// reference handles there, with the reference's states at that point.
+func (c *Collector) explain(ops []*operation, left time.Duration) string {
+	var info porcupine.LinearizationInfo
+	if c.whole {
+		info = c.info
+	} else {
+		m := &linModel{o: c.o}
+		_, info = porcupine.CheckOperationsVerbose(m.model(c.state), porcupineOps(ops), left)
+	}
+	m := &linModel{o: c.o, finish: true}
+	var longest []int
+	for _, part := range info.PartialLinearizations() {
+		for _, l := range part {
+			if len(l) > len(longest) {
+				longest = l
+			}
 		}
 	}
-	return c.maxT + 1
+	s := c.state
+	done := make([]bool, len(ops))
+	for _, id := range longest {
+		s = m.step(s, ops[id])
+		done[id] = true
+	}
+	next := int64(math.MaxInt64) // the operations that may come next: called before every pending one returned
+	for i, o := range ops {
+		if !done[i] {
+			next = min(next, o.ret)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "not linearizable against the reference coordinator: in the segment from seq %d, after %d of its %d requests in the longest order porcupine found", c.seg[0].begin.Seq, len(longest), len(ops)-1)
+	if len(longest) > 0 {
+		fmt.Fprintf(&b, " (last: %s)", ops[longest[len(longest)-1]].label)
+	}
+	b.WriteString(", no behaviour of the reference handles next any of:")
+	for i, o := range ops {
+		if !done[i] && o.call <= next && len(m.step(s, o).configs) == 0 {
+			b.WriteString("\n  - " + o.label)
+		}
+	}
+	b.WriteString("\nthe reference's states there:\n  " + strings.ReplaceAll(s.String(), "\n", "\n  "))
+	return b.String()
 }
 
 // label names a request in messages and in the visualization.
@@ -284,66 +348,6 @@ func porcupineOps(ops []*operation) []porcupine.Operation {
 		out[i] = porcupine.Operation{ClientId: o.client, Input: o, Call: o.call, Return: o.ret}
 	}
 	return out
-}
-
-// segments cuts the operations where the history is quiescent: every operation before the
-// cut returned before any after it was called, so every linearization orders the segments as
-// the history does, and a linearization of each, each from the state the one before ended
-// in, is one of the whole.
-func segments(ops []*operation) [][]*operation {
-	var out [][]*operation
-	start := 0
-	maxRet := int64(math.MinInt64)
-	for i, o := range ops {
-		if i > start && o.call > maxRet {
-			out = append(out, ops[start:i])
-			start = i
-		}
-		maxRet = max(maxRet, o.ret)
-	}
-	if start < len(ops) {
-		out = append(out, ops[start:])
-	}
-	return out
-}
-
-// explain replays the longest partial linearization porcupine found and names the requests
-// that could come next and that no behaviour of the reference handles there, with the
-// reference's states at that point.
-func explain(m *linModel, init *stateSet, ops []*operation, info porcupine.LinearizationInfo) string {
-	var longest []int
-	for _, part := range info.PartialLinearizations() {
-		for _, l := range part {
-			if len(l) > len(longest) {
-				longest = l
-			}
-		}
-	}
-	s := init
-	done := make([]bool, len(ops))
-	for _, id := range longest {
-		s = m.step(s, ops[id])
-		done[id] = true
-	}
-	next := int64(math.MaxInt64) // the operations that may come next: called before every pending one returned
-	for i, o := range ops {
-		if !done[i] {
-			next = min(next, o.ret)
-		}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "not linearizable against the reference coordinator: after %d of %d requests in the longest order porcupine found", len(longest), len(ops))
-	if len(longest) > 0 {
-		fmt.Fprintf(&b, " (last: %s)", ops[longest[len(longest)-1]].label)
-	}
-	b.WriteString(", no behaviour of the reference handles next any of:")
-	for i, o := range ops {
-		if !done[i] && o.call <= next && len(m.step(s, o).configs) == 0 {
-			b.WriteString("\n  - " + o.label)
-		}
-	}
-	b.WriteString("\nthe reference's states there:\n  " + strings.ReplaceAll(s.String(), "\n", "\n  "))
-	return b.String()
 }
 
 // outsiders are the client commits from outside the group begun and not yet ended.

@@ -78,14 +78,20 @@ func (s *stateSet) String() string {
 }
 
 // linModel is the reference as a porcupine model: Step handles one request in every
-// behaviour of the set, after any timers. It counts the states it generates: past the
-// budget, every step fails and over names the operation where it stopped, so that the
-// verdict is "undecided", never a violation.
+// behaviour of the set, after anything the history does not record (step). It counts the
+// states it generates: past the budget in one step, every step fails and over names the
+// operation where it stopped, so that the verdict is "undecided", never a violation. A cut
+// (operation.cut) collects the behaviours that reach it into reached and fails, so that
+// porcupine goes on to every other order: what reaches the cut in any order is where the next
+// segment starts.
 type linModel struct {
-	o      Options
-	states int
-	over   *operation
-	last   *stateSet // the state of the last successful step (checkSegment)
+	o       Options
+	states  int
+	over    *operation
+	reached []config
+	// finish: the end of the history succeeds instead of collecting (the visualization's
+	// whole-history search wants porcupine's linearization).
+	finish bool
 }
 
 // model is m as porcupine's Model, starting from init.
@@ -93,12 +99,13 @@ func (m *linModel) model(init *stateSet) porcupine.Model {
 	return porcupine.Model{
 		Init: func() any { return init },
 		Step: func(state, input, _ any) (bool, any) {
-			next := m.step(state.(*stateSet), input.(*operation))
-			if len(next.configs) == 0 {
+			op := input.(*operation)
+			next := m.step(state.(*stateSet), op)
+			if op.req == nil && !m.finish {
+				m.reached = append(m.reached, next.configs...)
 				return false, next
 			}
-			m.last = next
-			return true, next
+			return len(next.configs) > 0, next
 		},
 		Equal:             func(a, b any) bool { return a.(*stateSet).key == b.(*stateSet).key },
 		Hash:              func(s any) uint64 { return s.(*stateSet).hash },
@@ -107,18 +114,19 @@ func (m *linModel) model(init *stateSet) porcupine.Model {
 	}
 }
 
-// step is the set after op: in every behaviour of s, after any number of timers (Options.
-// Simplest: the fewest that explain op), the coordinator handles op's request, and every
+// step is the set after op: in every behaviour of s, after any timers and any handling of the
+// requests without an answer (orphans), the coordinator handles op's request, and every
 // answer it gives must be the recorded one (config.consistent). A behaviour in which a
 // request that returned before op's call is still unanswered is dead (late): its answer
-// would come after its recorded end. The end of the history (req nil) handles nothing.
+// would come after its recorded end. A cut (req nil) handles nothing. Under Options.Simplest
+// only the behaviours with the fewest timers that explain op are kept (the search's rule).
 func (m *linModel) step(s *stateSet, op *operation) *stateSet {
 	if m.over != nil {
 		return &stateSet{}
 	}
-	var out []config
 	seen := map[string]bool{}
 	var buf []byte
+	n := 0
 	fresh := func(c config) bool {
 		buf = append(c.key(buf), byte(c.commits))
 		if seen[string(buf)] {
@@ -126,15 +134,31 @@ func (m *linModel) step(s *stateSet, op *operation) *stateSet {
 		}
 		seen[string(buf)] = true
 		m.states++
+		n++
 		return true
 	}
-	level := slices.Clone(s.configs)
-	for _, c := range level {
-		fresh(c)
-	}
+	level := slices.DeleteFunc(slices.Clone(s.configs), func(c config) bool { return !fresh(c) })
+	var out []config
 	for len(level) > 0 {
+		// Close the level under the arrival of orphans: they fire no timer.
+		for k := 0; k < len(level); k++ {
+			for j, o := range level[k].open {
+				if o.status != orphan {
+					continue
+				}
+				for _, c := range level[k].handle(j) {
+					if c = settled(c); fresh(c) {
+						level = append(level, c)
+					}
+				}
+			}
+			if n > m.o.Budget {
+				m.over = op
+				return &stateSet{}
+			}
+		}
 		for _, c := range level {
-			if !late(c, op.call) {
+			if c = expire(c, op.call); !late(c, op.call) {
 				out = append(out, m.handle(c, op)...)
 			}
 		}
@@ -143,12 +167,12 @@ func (m *linModel) step(s *stateSet, op *operation) *stateSet {
 		}
 		var next []config
 		for _, c := range level {
-			for _, n := range c.timers() {
-				if n = settled(n); fresh(n) {
-					next = append(next, n)
+			for _, t := range c.timers() {
+				if t = settled(t); fresh(t) {
+					next = append(next, t)
 				}
 			}
-			if m.states > m.o.Budget {
+			if n > m.o.Budget {
 				m.over = op
 				return &stateSet{}
 			}
@@ -158,25 +182,29 @@ func (m *linModel) step(s *stateSet, op *operation) *stateSet {
 	return newStateSet(out)
 }
 
-// handle is the behaviours after c's coordinator handles op's request.
+// handle is the behaviours after c's coordinator handles op's request. A request without an
+// answer is only put in the behaviour, as one that may arrive (step); one with an answer
+// is handled at once, and the orphans its node sent before it may arrive only until its end
+// (a coordinator serves a connection in order: the search's finish).
 func (m *linModel) handle(c config, op *operation) []config {
 	c.via = nil
 	if op.req == nil {
 		return []config{c}
 	}
-	before := c
-	st := waiting
-	if !op.req.judged {
-		st = orphan // handled or not: without an answer, it may never have arrived
-	}
 	at, _ := slices.BinarySearchFunc(c.open, op.req.begin.ID, func(o open, id int64) int { return cmp.Compare(o.id, id) })
-	c.open = slices.Insert(slices.Clone(c.open), at, open{id: op.req.begin.ID, req: op.req, status: st})
+	c.open = slices.Insert(slices.Clone(c.open), at, open{id: op.req.begin.ID, req: op.req})
+	if !op.req.judged {
+		c.open[at].status = orphan
+		return []config{c}
+	}
+	for i, o := range c.open {
+		if o.status == orphan && o.until == 0 && o.req.node == op.req.node {
+			c.open[i].until = op.ret
+		}
+	}
 	out := c.handle(at)
 	for i := range out {
 		out[i] = settled(out[i])
-	}
-	if st == orphan {
-		out = append(out, before)
 	}
 	return out
 }
@@ -191,8 +219,18 @@ func settled(c config) config {
 	return c
 }
 
+// expire is c without the orphans that can no longer arrive at t.
+func expire(c config, t int64) config {
+	gone := func(o open) bool { return o.status == orphan && o.until != 0 && o.until < t }
+	if !slices.ContainsFunc(c.open, gone) {
+		return c
+	}
+	c.open = slices.DeleteFunc(slices.Clone(c.open), gone)
+	return c
+}
+
 // late reports whether c holds a request parked without an answer whose recorded end came
 // before t: no behaviour through c answers it in time.
 func late(c config, t int64) bool {
-	return slices.ContainsFunc(c.open, func(o open) bool { return o.req.end.T < t })
+	return slices.ContainsFunc(c.open, func(o open) bool { return o.status != orphan && o.req.end.T < t })
 }
