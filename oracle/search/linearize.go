@@ -87,10 +87,10 @@ type Collector struct {
 	deadline time.Time
 	shape    *Shape
 	outside  outsiders
-	seg      []recorded       // the current segment's requests
-	open     map[int64]int    // requests begun and not ended, by interval id
-	maxRet   int64            // the latest end in the segment
-	clients  map[string]int   // node → porcupine client id
+	seg      []recorded        // the current segment's requests
+	open     map[int64]int     // requests begun and not ended, by interval id
+	maxRet   int64             // the latest end in the segment
+	clients  map[string]int    // node → porcupine client id
 	strs     map[string]string // one copy of each name
 	conns    impl.Conn
 	m        *linModel
