@@ -228,6 +228,14 @@ func (c *Collector) cut(t int64) error {
 		}
 	} else {
 		res = porcupine.CheckOperationsTimeout(c.m.model(c.state), porcupineOps(ops), left)
+		if res != porcupine.Unknown && len(c.m.reached) == 0 && c.m.over == nil && c.m.o.Simplest {
+			// The simplest explanations of this segment's steps explain no order of it: try
+			// every explanation of its steps, from the same behaviours, before feeding the
+			// whole history again.
+			c.m.o.Simplest = false
+			res = porcupine.CheckOperationsTimeout(c.m.model(c.state), porcupineOps(ops), left)
+			c.m.o.Simplest = true
+		}
 	}
 	switch {
 	case c.m.over != nil:
