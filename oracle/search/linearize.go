@@ -53,15 +53,19 @@ func Visualize(h history.History, o Options, timeout time.Duration, w io.Writer)
 		return Linearization{}, err
 	}
 	c := NewCollector(o, timeout, ShapeOf(h))
-	c.whole, c.m.o.Simplest = true, false
-	for _, e := range h {
-		if err := c.Add(e); err != nil {
-			return Linearization{}, err
+	c.whole = true
+	var l Linearization
+	for pass := 0; pass == 0 || c.Again(); pass++ {
+		c.whole = true
+		for _, e := range h {
+			if err := c.Add(e); err != nil {
+				return Linearization{}, err
+			}
 		}
-	}
-	l, err := c.Check()
-	if err != nil {
-		return l, err
+		var err error
+		if l, err = c.Check(); err != nil {
+			return l, err
+		}
 	}
 	if err := porcupine.Visualize(c.model, c.info, w); err != nil {
 		return l, fmt.Errorf("writing porcupine's visualization: %v", err)
