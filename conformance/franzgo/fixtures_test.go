@@ -58,7 +58,7 @@ var linFixtures = []struct {
 	// were both told they lead generation 4 (and both got the member list).
 	// The plain check's one-leader-per-generation sees it too.
 	// The search stops at a's answer, the first of the two.
-	{"kfake-two-leaders-cooperative.jsonl", "has two leaders", oracle.OneLeaderPerGeneration, 276},
+	{"kfake-two-leaders-cooperative.jsonl", "id=128 a JoinGroup", oracle.OneLeaderPerGeneration, 276},
 }
 
 func TestLinearizabilityFixtures(t *testing.T) {
