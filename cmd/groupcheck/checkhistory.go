@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/groupcheck/groupcheck/oracle"
@@ -53,23 +54,9 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	}
 	o := oracle.Options{Reference: &search.Options{Budget: *budget}, NoReference: !*reference, Settle: *settle}
 	var htmlErr error
-	if *linearizability && *html == "" {
-		o.LinearizabilityStream = oracle.LinearizableStreamUnder(search.Options{Budget: *budget}, *timeout) // the history is not held
-	} else if *linearizability {
-		o.Linearizability = func(h history.History) (bool, string, error) {
-			lo := search.Options{Budget: *budget}
-			res, err := search.Linearize(h, lo, *timeout)
-			if err == nil && res.Verdict == search.Violated {
-				// Only a failure is drawn: the visualization needs the whole history searched at once.
-				var page bytes.Buffer
-				if _, err := search.Visualize(h, lo, *timeout, &page); err != nil {
-					htmlErr = err
-				} else {
-					htmlErr = os.WriteFile(porcupineFile(*html), page.Bytes(), 0o644)
-				}
-			}
-			return oracle.LinVerdict(res, err)
-		}
+	lo := search.Options{Budget: *budget}
+	if *linearizability {
+		o.LinearizabilityStream = oracle.LinearizableStreamUnder(lo, *timeout) // the history is not held
 	}
 	prog := newProgress(stderr)
 	r, err := readReport(pos[0], o, prog)
@@ -94,6 +81,10 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprint(stdout, r)
 	}
+	if *html != "" && *linearizability && strings.HasPrefix(r.Linearizable, "no:") && pos[0] != "-" {
+		// Only a failure is drawn: the visualization needs the whole history searched at once.
+		htmlErr = writeVisualization(porcupineFile(*html), pos[0], lo, *timeout)
+	}
 	if htmlErr == nil && *html != "" {
 		htmlErr = writeHistoryPage(*html, pos[0], r)
 	}
@@ -108,6 +99,25 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeVisualization writes porcupine's visualization of the linearizability check of the
+// history at path to file: the whole history read and searched at once (search.Visualize).
+func writeVisualization(file, path string, lo search.Options, timeout time.Duration) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h, err := history.Read(f)
+	if err != nil {
+		return err
+	}
+	var page bytes.Buffer
+	if _, err := search.Visualize(h, lo, timeout, &page); err != nil {
+		return err
+	}
+	return os.WriteFile(file, page.Bytes(), 0o644)
 }
 
 // positiveSettle refuses a --settle that was given and is not a positive duration: a zero
@@ -138,7 +148,7 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 		}
 		in = f
 	}
-	defer limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil)()
+	defer limitMemory(size, o.LinearizabilityStream != nil)()
 	if prog != nil {
 		o.Progress = func(pass int, n int64) {
 			what := "reading"

@@ -67,6 +67,9 @@ func Visualize(h history.History, o Options, timeout time.Duration, w io.Writer)
 			return l, err
 		}
 	}
+	if c.model.Step == nil {
+		return l, fmt.Errorf("no coordinator request to draw")
+	}
 	if err := porcupine.Visualize(c.model, c.info, w); err != nil {
 		return l, fmt.Errorf("writing porcupine's visualization: %v", err)
 	}
