@@ -49,7 +49,7 @@ var Catalogue = []Entry{
 		"with a bound given (check-history --settle D), the group never sits unchanged for longer than it while a subscribed partition has no live owner or a live member does not hold the assignment the coordinator last computed for it",
 		"docs/protocol.md §1.9, §1.12, §3.5, §3.9"},
 	{Linearizability, "conformance: the reference coordinator",
-		"the coordinator's answers are those of the reference coordinator over some order of the concurrent requests (check-history --linearizability)",
+		"the coordinator's answers are those of the reference coordinator over some order of the concurrent requests, porcupine finding the order and the reference search's step judging it (check-history --linearizability)",
 		"docs/oracle.md"},
 	{ReferenceSearch, "conformance: the reference coordinator",
 		"some behaviour of the reference coordinator (impl/coordinator or impl/kip848: every order of the open requests, every timer, the choices Kafka leaves open) gives every recorded answer (check-history, unless --reference=false)",

@@ -26,10 +26,10 @@ var stdin io.Reader = os.Stdin
 func checkHistory(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check-history", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
-	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
+	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability: porcupine orders them, the reference coordinator judges each order (search.Linearize)")
+	timeout := fs.Duration("timeout", 60*time.Second, "bound on porcupine's search of --linearizability (0: none); past it the verdict is not checked")
 	reference := fs.Bool("reference", true, "judge the coordinator's answers by searching the reference coordinator for a behaviour that produces them (oracle/search); --reference=false: the plain checks only, faster")
-	budget := fs.Int("budget", search.DefaultBudget, "the most reference states the search may explore for one answer before it says undecided")
+	budget := fs.Int("budget", search.DefaultBudget, "the most reference states the search may explore for one answer (--linearizability: for one request) before it says undecided")
 	settle := fs.Duration("settle", 0, "also judge rebalance-completes: no stretch longer than this (on the history's clock) in which the group does not change while a partition has no live owner or a member lacks its assignment; more than the session and rebalance timeouts the history ran with")
 	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
