@@ -46,7 +46,7 @@ var Catalogue = []Entry{
 		"the coordinator accepts no request from a member id that left or that it removed, begun after that, until it rejoins",
 		"docs/protocol.md §1.6, §1.7, §3.3, §3.6"},
 	{RebalanceCompletes, "promise",
-		"with a bound given (check-history --settle D), the group never sits unchanged for longer than it while a subscribed partition has no live owner or a live member does not hold the assignment the coordinator last computed for it",
+		"with a bound given (check-history --settle D), the group never sits unchanged for longer than it while a subscribed partition has no live owner or a live member does not hold the assignment the coordinator last computed for it, nor keeps changing for longer than it, undisturbed, without settling",
 		"docs/protocol.md §1.9, §1.12, §3.5, §3.9"},
 	{Linearizability, "conformance: the reference coordinator",
 		"the coordinator's answers are those of the reference coordinator over some order of the concurrent requests, porcupine finding the order and the reference search's step judging it (check-history --linearizability)",
