@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -302,10 +303,11 @@ func (c *Collector) explain(ops []*operation, left time.Duration) string {
 		_, info = porcupine.CheckOperationsVerbose(m.model(c.state), porcupineOps(ops), left)
 	}
 	m := &linModel{o: c.o, finish: true}
+	// The longest, the first in order among equals: porcupine returns them from a map.
 	var longest []int
 	for _, part := range info.PartialLinearizations() {
 		for _, l := range part {
-			if len(l) > len(longest) {
+			if len(l) > len(longest) || len(l) == len(longest) && slices.Compare(l, longest) < 0 {
 				longest = l
 			}
 		}

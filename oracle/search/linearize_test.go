@@ -173,3 +173,13 @@ func TestLinearizeFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestVisualizeNothing: a history without coordinator requests has nothing to draw, said as
+// an error, not a page of nothing (nor a panic in porcupine).
+func TestVisualizeNothing(t *testing.T) {
+	h := history.History{{Seq: 1, T: 1, Kind: history.Start, Node: "a", Proto: history.Classic}}
+	var page strings.Builder
+	if _, err := Visualize(h, Options{}, 0, &page); err == nil || page.Len() > 0 {
+		t.Errorf("want an error and no page, got %v and %d bytes", err, page.Len())
+	}
+}
