@@ -154,3 +154,14 @@ func TestOutsideGroupCommitOneVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearizableUndecided: a linearizability check whose budget runs out is no verdict,
+// never "yes".
+func TestLinearizableUndecided(t *testing.T) {
+	b := newHB()
+	stableOne(b)
+	r := Check(b.h, Options{NoReference: true, Linearizability: LinearizableUnder(search.Options{Budget: 1}, 0)})
+	if !strings.HasPrefix(r.Linearizable, LinNotChecked+": linearizability undecided") {
+		t.Errorf("linearizable %q, want not checked: undecided", r.Linearizable)
+	}
+}

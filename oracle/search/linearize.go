@@ -141,9 +141,9 @@ func (c *Collector) Again() bool {
 	if !c.m.o.Simplest || c.res.Verdict == OK {
 		return false
 	}
-	states := c.m.states
+	states, deadline := c.m.states, c.deadline
 	*c = *NewCollector(c.o, c.timeout, c.shape)
-	c.m.o.Simplest, c.m.states = false, states
+	c.m.o.Simplest, c.m.states, c.deadline = false, states, deadline // one timeout for both passes
 	return true
 }
 

@@ -183,3 +183,15 @@ func TestVisualizeNothing(t *testing.T) {
 		t.Errorf("want an error and no page, got %v and %d bytes", err, page.Len())
 	}
 }
+
+// TestLinearizeMixedProtocols: one group speaks one protocol; a history that mixes classic
+// requests and ConsumerGroupHeartbeat is refused, naming the request, not judged.
+func TestLinearizeMixedProtocols(t *testing.T) {
+	var b ch
+	joins(&b)
+	b.begin(6, 3, history.Event{Node: "c", Op: history.ConsumerGroupHeartbeat, Gen: 0})
+	b.end(7, 3, history.Event{Member: "c-1", Gen: 1})
+	if l, err := Linearize(b.h, Options{}, 0); err == nil || !strings.Contains(err.Error(), "JoinGroup") {
+		t.Errorf("want an error naming the classic request, got %v (%s)", err, l.Verdict)
+	}
+}
