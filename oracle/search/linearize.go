@@ -270,7 +270,7 @@ func (c *Collector) stop(verdict, detail string) {
 // as the last (it handles nothing: every request parked must be answered by then).
 func (c *Collector) operations(t int64) ([]*operation, error) {
 	ops := make([]*operation, 0, len(c.seg)+1)
-	for i, r := range c.seg {
+	for _, r := range c.seg {
 		c.conns++
 		var req request
 		var err error
@@ -282,13 +282,13 @@ func (c *Collector) operations(t int64) ([]*operation, error) {
 		if err != nil {
 			return nil, err
 		}
-		ops = append(ops, &operation{index: i, client: r.client, call: r.begin.T, ret: r.end.T, req: &req, label: label(req, r.begin, r.end)})
+		ops = append(ops, &operation{client: r.client, call: r.begin.T, ret: r.end.T, req: &req, label: label(req, r.begin, r.end)})
 	}
 	what := "the end of the segment: every request before it has its answer"
 	if c.whole {
 		what = "the end of the history: every request has its answer"
 	}
-	return append(ops, &operation{index: len(c.seg), client: len(c.clients), call: t, ret: t, label: what}), nil
+	return append(ops, &operation{client: len(c.clients), call: t, ret: t, label: what}), nil
 }
 
 // explain searches the segment again, keeping porcupine's partial linearizations, replays the

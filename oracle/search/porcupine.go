@@ -16,10 +16,9 @@ import (
 // answers: a JoinGroup parked for the join phase is answered at the point of the request or
 // timer that completes the phase, which must come before the recorded end (late).
 type operation struct {
-	index     int   // position in the history's requests: porcupine's operation id
-	client    int   // the node's index, for the visualization
-	call, ret int64 // begin's time; end's time (an orphan's window: orphanWindow)
-	req       *request
+	client    int      // the node's index, for the visualization
+	call, ret int64    // begin's time and end's time
+	req       *request // nil: a cut, the end of a segment
 	label     string
 }
 
@@ -81,7 +80,8 @@ func (s *stateSet) String() string {
 // behaviour of the set, after anything the history does not record (step). It counts the
 // states it generates: past the budget in one step, every step fails and over names the
 // operation where it stopped, so that the verdict is "undecided", never a violation. A cut
-// (operation.cut) collects the behaviours that reach it into reached and fails, so that
+// (an operation without a request) collects the behaviours that reach it into reached and
+// fails, so that
 // porcupine goes on to every other order: what reaches the cut in any order is where the next
 // segment starts.
 type linModel struct {
