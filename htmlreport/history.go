@@ -66,7 +66,7 @@ func HistoryPage(name string, h history.History, r oracle.Report, porcupine stri
 		p.Props = append(p.Props, v)
 	}
 	lin := Verdict{Name: oracle.Linearizability, Kind: "history", Status: "holds", Statement: oracle.NeedsSearch + ": " + r.Linearizable,
-		Source: "porcupine against the reference coordinator (oracle/lin)"}
+		Source: "porcupine ordering the requests, the reference coordinator judging each order (search.Linearize)"}
 	switch {
 	case r.Linearizable == oracle.LinNotChecked || r.Linearizable == oracle.LinNothing:
 		lin.Status = "not checked"

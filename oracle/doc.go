@@ -18,10 +18,11 @@
 // properties judged. A history with coordinator requests is also judged by the reference
 // search (package oracle/search): a behaviour of the reference coordinator must produce every
 // recorded answer, so every member's requests must be recorded from the group's start;
-// Options.NoReference turns it off. Options.Linearizability plugs in the older check of the
-// coordinator's operations against the reference coordinator (oracle.Linearizable); for CheckReader,
-// Options.LinearizabilityStream (oracle.LinearizableStream) does it without holding the
-// history. CheckReader refuses an empty history (ErrNothingToCheck) and any impossible line.
+// Options.NoReference turns it off. Options.Linearizability plugs in the same judgement as
+// porcupine sees it (oracle.Linearizable, search.Linearize): porcupine orders the requests and
+// the reference coordinator's step judges each order, so a failure comes with porcupine's
+// visualization; for CheckReader, Options.LinearizabilityStream (oracle.LinearizableStream)
+// does it without holding the history. CheckReader refuses an empty history (ErrNothingToCheck) and any impossible line.
 //
 // # Properties
 //
@@ -104,8 +105,9 @@
 // its own epoch), and no request accepted from a member ID after an accepted leave or a
 // Fenced event, begun after it, until the member rejoins. A fencing answer alone removes no
 // one: a harness may inject it. What needs a search over the orders of concurrent requests
-// (group states, SyncGroup assignments, member lists, KIP-848 assignment overlaps) is
-// oracle/lin's, run by Options.Linearizability; Report.Checked says which ran.
+// (group states, SyncGroup assignments, member lists, KIP-848 assignment overlaps) is the
+// reference search's (Options.Reference) and, as porcupine orders it, Options.Linearizability's;
+// Report.Checked says which ran.
 //
 // The check streams, in two passes. The first keeps only what the second must know ahead
 // of time: partitions noted on an interval's end, and for each fencing answer the stretch of

@@ -102,6 +102,10 @@ const (
 	// the member and rebalances, a rebalance finishes within the rebalance timeout, and without
 	// further disturbance every member reaches its target (docs/protocol.md §1.9, §1.12, §3.5,
 	// §3.9). So the bound must exceed the session and rebalance timeouts the history ran with.
+	// A group that keeps changing does not escape it: no stretch longer than the bound with
+	// nothing disturbing the group from outside (no start, crash, close, cut, heal, fencing or
+	// leave) may pass without the group settled after one of its changes (a livelock: a
+	// rebalance that keeps undoing its own progress).
 	// How the history shows liveness, subscriptions, targets and change is in stall.go.
 	RebalanceCompletes = "rebalance-completes"
 

@@ -13,7 +13,8 @@ import (
 // Options tune Check. The zero value checks everything except linearizability.
 type Options struct {
 	// Linearizability, when non-nil, is called with the history and returns the verdict on
-	// the coordinator's operations (porcupine against the reference coordinator, oracle/lin).
+	// the coordinator's operations (porcupine ordering them, the reference coordinator judging
+	// each order: Linearizable, search.Linearize).
 	// An error means no verdict (for example a timeout) and does not fail the report.
 	Linearizability func(history.History) (ok bool, detail string, err error)
 

@@ -46,6 +46,15 @@ import (
 // The group is settled when no node is live, or when every subscribed partition has a live
 // owner and every live node with a known target owns exactly its target. Its state is live
 // state only: per node its topics and target, and the partitions named so far.
+//
+// A group that keeps changing is not settled by that: a stretch longer than the bound in
+// which nothing disturbs the group from outside (a disturbance: a Start, Crash, Close, Cut,
+// Heal or Fenced event, an accepted leave, a fencing answer) and the group is settled after
+// none of its changes is a livelock, reported as the same violation (the rebalance did not
+// complete), unless a stall inside it already was. After the last disturbance, Kafka's
+// rebalance brings the group to its target within its timers whatever the members do; a
+// group still rebalancing past the bound is one whose protocol keeps undoing its own
+// progress (a rejoin loop, a target that moves on before anyone reaches it).
 type settling struct {
 	bound  int64                  // ns
 	named  map[part]bool          // every partition an assign or assignment named
@@ -53,6 +62,7 @@ type settling struct {
 	gen    int32                  // the latest classic generation an answer gave
 	nulls  bool                   // a heartbeat answer was noted "assignment=null"
 	open   *stall                 // the group has not changed, unsettled, since open.from
+	lv     *livelock              // the group has not been settled, nor disturbed, since lv.from
 	last   history.Event          // the latest event of the history
 	names  []string               // the scan's node names, sorted (sortedNodes)
 	owned  map[part]bool          // scratch of unsettled: what live nodes own
@@ -78,6 +88,12 @@ type stall struct {
 	from    history.Event
 	reasons []string
 	why     []history.Event
+}
+
+// livelock is the group unsettled after every change since from, with no disturbance since.
+type livelock struct {
+	from     history.Event
+	reported bool // a stall or a livelock inside it was reported
 }
 
 // nullAssignment is the note of a ConsumerGroupHeartbeat answer whose assignment is null,
@@ -138,9 +154,43 @@ func (st *settling) observe(s *scan, n *node, e history.Event) {
 	if changed {
 		st.judge(s, e, "")
 		st.open = nil
-		if st.unsettled(s, nil, nil) {
+		unsettled := st.unsettled(s, nil, nil)
+		if unsettled {
 			st.open = &stall{from: e}
 		}
+		st.livelocked(s, e, unsettled, disturbance(s, e))
+	}
+}
+
+// disturbance reports whether the change e comes from outside the group's protocol (see
+// settling): a livelock is counted from the last one.
+func disturbance(s *scan, e history.Event) bool {
+	switch e.Kind {
+	case history.Start, history.Crash, history.Close, history.Cut, history.Heal, history.Fenced:
+		return true
+	case history.Request:
+		return e.Phase == history.End && answered(e) && (fencing[e.Err] || e.OK() && isLeave(s.begin(e)))
+	}
+	return false
+}
+
+// livelocked follows a change e after which the group is unsettled or not, and reports a
+// livelock once it is past the bound.
+func (st *settling) livelocked(s *scan, e history.Event, unsettled, disturbed bool) {
+	switch {
+	case !unsettled:
+		st.lv = nil
+	case disturbed || st.lv == nil:
+		st.lv = &livelock{from: e}
+	case !st.lv.reported && e.T-st.lv.from.T > st.bound:
+		st.lv.reported = true
+		reasons, why := st.reasons(s)
+		from, d, bound := st.lv.from, time.Duration(e.T-st.lv.from.T), time.Duration(st.bound)
+		s.found(finding{prop: RebalanceCompletes, class: ClassViolation, at: e.Seq, events: append([]history.Event{from, e}, why...),
+			msg: func(string) string {
+				return fmt.Sprintf("the group kept changing for %v without settling, longer than the bound %v, from %s to %s with nothing disturbing it (no start, crash, close, cut, heal, fencing or leave), while %s",
+					d, bound, at(from), at(e), strings.Join(reasons, "; "))
+			}})
 	}
 }
 
@@ -338,11 +388,16 @@ func (st *settling) unsettled(s *scan, unowned func(part), behind func(name stri
 // explain puts the open stall in words: the partitions without a live owner and who had them
 // last, and the members that do not own their target.
 func (st *settling) explain(s *scan) {
+	st.open.reasons, st.open.why = st.reasons(s)
+}
+
+// reasons says why the group is not settled now: the partitions without a live owner and who
+// had them last, and the members that do not own their target; with the events that show it.
+func (st *settling) reasons(s *scan) (reasons []string, why []history.Event) {
 	var qs []part
 	var behind []string
 	st.unsettled(s, func(q part) { qs = append(qs, q) }, func(name string) { behind = append(behind, name) })
 	sort.Slice(qs, func(i, j int) bool { return qs[i].less(qs[j]) })
-	sl := st.open
 	var order []string
 	byHow := map[string][]part{}
 	for _, q := range qs {
@@ -350,20 +405,21 @@ func (st *settling) explain(s *scan) {
 		if _, ok := byHow[how]; !ok {
 			order = append(order, how)
 			if ev != nil {
-				sl.why = append(sl.why, *ev)
+				why = append(why, *ev)
 			}
 		}
 		byHow[how] = append(byHow[how], q)
 	}
 	for _, how := range order {
-		sl.reasons = append(sl.reasons, fmt.Sprintf("%s had no live owner (%s)", joinParts(byHow[how]), how))
+		reasons = append(reasons, fmt.Sprintf("%s had no live owner (%s)", joinParts(byHow[how]), how))
 	}
 	for _, name := range behind {
 		n, sn := s.nodes[name], st.nodes[name]
-		sl.reasons = append(sl.reasons, fmt.Sprintf("%s (member %s) owned (%s) but was assigned (%s) at %s",
+		reasons = append(reasons, fmt.Sprintf("%s (member %s) owned (%s) but was assigned (%s) at %s",
 			name, n.id.member, joinParts(n.ownedParts()), joinParts(setParts(sn.target)), at(sn.targetAt)))
-		sl.why = append(sl.why, sn.targetAt)
+		why = append(why, sn.targetAt)
 	}
+	return reasons, why
 }
 
 // lastOwner says who had partition q last, and the event that shows it: a node holding it
@@ -425,6 +481,9 @@ func (st *settling) judge(s *scan, end history.Event, until string) {
 	}
 	if until == "" {
 		until = "the change at " + at(end)
+	}
+	if st.lv != nil {
+		st.lv.reported = true // the stall is the livelock's story
 	}
 	d, bound := time.Duration(end.T-sl.from.T), time.Duration(st.bound)
 	events := append([]history.Event{sl.from, end}, sl.why...)

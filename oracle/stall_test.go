@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,8 +116,47 @@ func TestSettleTargetNotReached(t *testing.T) {
 			t.Errorf("message %q does not say %q", vs[0].Message, want)
 		}
 	}
-	if r := Check(kip848Unreached(6*time.Second), Options{Settle: 10 * time.Second, NoReference: true}); !r.OK() {
-		t.Errorf("a new epoch every 6 s is a change within every 10 s:\n%s", r)
+}
+
+// TestSettleLivelock: a group that keeps changing without settling, with nothing disturbing
+// it, has not completed its rebalance either: the coordinator bumps the member's epoch every
+// 6 s, a change within every 10 s, but the member never takes its assignment (the livelock
+// of rebalance-completes). The same group settled between its changes, or disturbed (a
+// member started) within every bound, is not one.
+func TestSettleLivelock(t *testing.T) {
+	r := Check(kip848Unreached(6*time.Second), Options{Settle: 10 * time.Second, NoReference: true})
+	vs := settleFindings(r)
+	if len(vs) != 1 || len(r.Violations) != 1 {
+		t.Fatalf("want one %s violation, the livelock:\n%s", RebalanceCompletes, r)
+	}
+	for _, want := range []string{"the group kept changing for 12.015s without settling, longer than the bound 10s, from seq 3 (t 2ms) to seq 18",
+		"t-2,t-3 had no live owner (never owned)", "c1 (member m1) owned (t-0,t-1) but was assigned (t-0,t-1,t-2,t-3) at seq 3"} {
+		if !strings.Contains(vs[0].Message, want) {
+			t.Errorf("message %q does not say %q", vs[0].Message, want)
+		}
+	}
+	if got := seqs(vs[0].Events); len(got) < 2 || got[0] != 3 || got[1] != 18 {
+		t.Errorf("events at seqs %v, want the change that began it (3) and the one past the bound (18)", got)
+	}
+	if r := Check(kip848Unreached(6*time.Second), Options{Settle: 20 * time.Second, NoReference: true}); !r.OK() {
+		t.Errorf("within a 20 s bound the 20 s history is no livelock:\n%s", r)
+	}
+	// A member started every 4 s is a disturbance: the clock starts again at each.
+	h := kip848Unreached(6 * time.Second)
+	var disturbed history.History
+	next := h[0].T + int64(4*time.Second)
+	for _, e := range h {
+		if e.T > next {
+			disturbed = append(disturbed, history.Event{T: next, Kind: history.Start, Node: fmt.Sprintf("x%d", len(disturbed)), Proto: history.Consumer})
+			next += int64(4 * time.Second)
+		}
+		disturbed = append(disturbed, e)
+	}
+	for i := range disturbed {
+		disturbed[i].Seq = int64(i + 1)
+	}
+	if r := Check(disturbed, Options{Settle: 10 * time.Second, NoReference: true}); !r.OK() {
+		t.Errorf("disturbed every 4 s, the group is no livelock:\n%s", r)
 	}
 }
 

@@ -8,11 +8,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/groupcheck/groupcheck/oracle"
 	"github.com/groupcheck/groupcheck/oracle/history"
-	"github.com/groupcheck/groupcheck/oracle/lin"
 	"github.com/groupcheck/groupcheck/oracle/search"
 )
 
@@ -26,10 +26,10 @@ var stdin io.Reader = os.Stdin
 func checkHistory(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check-history", stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
-	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability against the reference (porcupine)")
-	timeout := fs.Duration("timeout", 60*time.Second, "bound on the linearizability search (0: none)")
+	linearizability := fs.Bool("linearizability", false, "also check the coordinator's operations for linearizability: porcupine orders them, the reference coordinator judges each order (search.Linearize)")
+	timeout := fs.Duration("timeout", 60*time.Second, "bound on porcupine's search of --linearizability (0: none); past it the verdict is not checked")
 	reference := fs.Bool("reference", true, "judge the coordinator's answers by searching the reference coordinator for a behaviour that produces them (oracle/search); --reference=false: the plain checks only, faster")
-	budget := fs.Int("budget", search.DefaultBudget, "the most reference states the search may explore for one answer before it says undecided")
+	budget := fs.Int("budget", search.DefaultBudget, "the most reference states the search may explore for one answer (--linearizability: for one request) before it says undecided")
 	settle := fs.Duration("settle", 0, "also judge rebalance-completes: no stretch longer than this (on the history's clock) in which the group does not change while a partition has no live owner or a member lacks its assignment; more than the session and rebalance timeouts the history ran with")
 	html := fs.String("html", "", "write the report as one self-contained HTML page here; porcupine's visualization of a linearizability failure goes beside it (FILE.porcupine.html)")
 	pos, err := parseInterspersed(fs, args)
@@ -54,22 +54,9 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	}
 	o := oracle.Options{Reference: &search.Options{Budget: *budget}, NoReference: !*reference, Settle: *settle}
 	var htmlErr error
-	if *linearizability && *html == "" {
-		o.LinearizabilityStream = oracle.LinearizableStream(*timeout) // the history is not held
-	} else if *linearizability {
-		o.Linearizability = func(h history.History) (bool, string, error) {
-			res, err := lin.Check(h, *timeout)
-			if err == nil && !res.OK && *html != "" {
-				// Only a failure is drawn: the visualization needs the whole history searched at once.
-				var page bytes.Buffer
-				if _, err := lin.CheckAndVisualize(h, *timeout, &page); err != nil {
-					htmlErr = err
-				} else {
-					htmlErr = os.WriteFile(porcupineFile(*html), page.Bytes(), 0o644)
-				}
-			}
-			return res.OK, res.Detail, err
-		}
+	lo := search.Options{Budget: *budget}
+	if *linearizability {
+		o.LinearizabilityStream = oracle.LinearizableStreamUnder(lo, *timeout) // the history is not held
 	}
 	prog := newProgress(stderr)
 	r, err := readReport(pos[0], o, prog)
@@ -94,6 +81,10 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprint(stdout, r)
 	}
+	if *html != "" && *linearizability && strings.HasPrefix(r.Linearizable, "no:") && pos[0] != "-" {
+		// Only a failure is drawn: the visualization needs the whole history searched at once.
+		htmlErr = writeVisualization(porcupineFile(*html), pos[0], lo, *timeout)
+	}
 	if htmlErr == nil && *html != "" {
 		htmlErr = writeHistoryPage(*html, pos[0], r)
 	}
@@ -108,6 +99,25 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeVisualization writes porcupine's visualization of the linearizability check of the
+// history at path to file: the whole history read and searched at once (search.Visualize).
+func writeVisualization(file, path string, lo search.Options, timeout time.Duration) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	h, err := history.Read(f)
+	if err != nil {
+		return err
+	}
+	var page bytes.Buffer
+	if _, err := search.Visualize(h, lo, timeout, &page); err != nil {
+		return err
+	}
+	return os.WriteFile(file, page.Bytes(), 0o644)
 }
 
 // positiveSettle refuses a --settle that was given and is not a positive duration: a zero
@@ -138,7 +148,7 @@ func readReport(path string, o oracle.Options, prog *progress) (oracle.Report, e
 		}
 		in = f
 	}
-	defer limitMemory(size, o.LinearizabilityStream != nil || o.Linearizability != nil)()
+	defer limitMemory(size, o.LinearizabilityStream != nil)()
 	if prog != nil {
 		o.Progress = func(pass int, n int64) {
 			what := "reading"

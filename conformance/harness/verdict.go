@@ -43,8 +43,8 @@ var knownKfake = []struct{ detail, property, what string }{
 // to the oracle's owner with a fixture, classified here so that they do not fail a run.
 var knownOracle = []struct{ detail, property, what string }{
 	// None now: the KIP-1251 commit (conformance/confluent/testdata/kip1251-stale-epoch-commit-kip848.jsonl)
-	// is accepted by the reference consumer coordinator since oracle/lin learned KIP-1251,
-	// and by the reference search, which judges the commit rule exactly.
+	// is accepted by the reference search and the linearizability check, which both step the
+	// reference consumer coordinator and judge the commit rule exactly.
 }
 
 // kfake848 is why the reference search's verdict on a KIP-848 run against kfake is not a

@@ -37,6 +37,9 @@ type open struct {
 	status status
 	reply  impl.Response // answered only
 	same   bool          // answered heartbeat: the member's assignment is the one it had
+	// until: an orphan of the linearizability check (linModel) that may be handled only
+	// before this time, its node's next answered request's end; 0 while none has ended.
+	until int64
 }
 
 // config is one behaviour of the reference up to the current event: the coordinator's state
@@ -66,6 +69,9 @@ func (c config) key(buf []byte) []byte {
 		if o.status == answered {
 			buf = append(buf, replyText(o.reply)...)
 			buf = append(buf, 0, boolByte(o.same))
+		}
+		if o.until != 0 {
+			buf = binary.AppendVarint(append(buf, 0xfd), o.until)
 		}
 	}
 	return buf

@@ -53,6 +53,8 @@ var simplest = flag.Bool("simplest", false, "TestBigHistory: Options.Simplest")
 
 var bigHistory = flag.String("bighistory", "", "search this history file (TestBigHistory), streaming")
 
+var linearize = flag.Bool("linearize", false, "TestBigHistory: the linearizability check (Collector) instead of the Checker")
+
 // TestBigHistory searches a generated history (oracle's TestWriteBigHistory) read as a
 // stream, for measurement: go test ./oracle/search -run TestBigHistory -bighistory FILE -v.
 func TestBigHistory(t *testing.T) {
@@ -64,20 +66,40 @@ func TestBigHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd := history.NewReader(bufio.NewReaderSize(f, 1<<20))
-	c := New(Options{Simplest: *simplest})
-	for {
-		e, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
+	each := func(fn func(history.Event) error) {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Add(e); err != nil {
-			t.Fatal(err)
+		rd := history.NewReader(bufio.NewReaderSize(f, 1<<20))
+		for {
+			e, err := rd.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := fn(e); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
+	if *linearize {
+		var shape Shape
+		each(func(e history.Event) error { shape.Add(e); return nil })
+		c := NewCollector(Options{}, 0, &shape)
+		for pass := 0; pass == 0 || c.Again(); pass++ {
+			each(c.Add)
+			if _, err := c.Check(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		l, _ := c.Check()
+		t.Logf("%s: %d requests, %d segments, %d states: %s", l.Verdict, l.Operations, l.Segments, l.States, l.Detail)
+		return
+	}
+	c := New(Options{Simplest: *simplest})
+	each(c.Add)
 	t.Logf("%s", c.Result())
 }
 

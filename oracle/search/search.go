@@ -80,7 +80,7 @@ type Checker struct {
 	queue    []history.Event         // events not yet searched, in order
 	ahead    map[int64]history.Event // a request's recorded end, by interval id
 	blocked  map[int64]bool          // requests whose end is not read yet
-	outside  map[int64]bool          // client commits from outside the group, begun, not ended
+	outside  outsiders               // client commits from outside the group, begun, not ended
 	conns    impl.Conn               // connections handed out: one per request, never reused
 	res      Result
 	done     bool
@@ -100,7 +100,7 @@ func New(o Options) *Checker {
 		start = []config{{consumer: true, kip: g}, {consumer: true, kip: g.StartingAt(1)}}
 	}
 	return &Checker{o: o, frontier: start, ahead: map[int64]history.Event{},
-		blocked: map[int64]bool{}, outside: map[int64]bool{}, res: Result{Verdict: OK}}
+		blocked: map[int64]bool{}, outside: outsiders{}, res: Result{Verdict: OK}}
 }
 
 // Add feeds the next event. Events after a verdict other than OK are ignored.
@@ -108,7 +108,7 @@ func (c *Checker) Add(e history.Event) error {
 	if c.done {
 		return nil
 	}
-	e = c.asRequest(e)
+	e = c.outside.asRequest(e)
 	if e.Kind == history.Request && e.Phase == history.Begin {
 		c.blocked[e.ID] = true
 	}
@@ -153,26 +153,6 @@ func (c *Checker) Result() Result {
 		r.Commits = commitRuleNames[kip1251Rule]
 	}
 	return r
-}
-
-// asRequest is e, or, for a client commit from outside the group (no member id, no
-// generation: an assign() consumer), the OffsetCommit request it makes: Kafka judges such a
-// commit by the group's state alone (docs/protocol.md §1.8), so the search judges it so
-// whether the history recorded the client's commit, its request on the wire, or both.
-func (c *Checker) asRequest(e history.Event) history.Event {
-	if e.Kind != history.Commit {
-		return e
-	}
-	switch {
-	case e.Phase == history.Begin && e.Member == "" && e.Gen < 0:
-		c.outside[e.ID] = true
-	case e.Phase == history.End && c.outside[e.ID]:
-		delete(c.outside, e.ID)
-	default:
-		return e
-	}
-	e.Kind, e.Op = history.Request, history.OffsetCommit
-	return e
 }
 
 // step searches one event.
