@@ -36,7 +36,7 @@ func (m Member) AppendEncoding(buf []byte) []byte {
 	buf = impl.AppendString(buf, string(m.InstanceID))
 	buf = binary.AppendVarint(buf, int64(m.MemberEpoch))
 	buf = binary.AppendVarint(buf, int64(m.PreviousMemberEpoch))
-	buf = append(buf, byte(m.State), boolByte(m.RebalanceTimer.Armed))
+	buf = append(buf, byte(m.State), flagsByte(m))
 	buf = binary.AppendVarint(buf, int64(m.RebalanceTimer.Epoch))
 	buf = binary.AppendVarint(buf, int64(m.RevocationTargetEpoch))
 	buf = impl.AppendPartitionSet(buf, m.AssignedPartitions)
@@ -49,6 +49,42 @@ func (m Member) AppendEncoding(buf []byte) []byte {
 	for _, a := range m.AssignedAt {
 		buf = binary.AppendVarint(buf, int64(a.Epoch))
 		buf = impl.AppendPartitionSet(buf, a.Partitions)
+	}
+	return m.appendClassic(buf, func(buf []byte, e impl.Epoch) []byte { return binary.AppendVarint(buf, int64(e)) })
+}
+
+// flagsByte is the rebalance timer's armed bit with bit 1 set for a classic member, whose
+// ClassicMetadata then ends the member's encoding: a consumer-protocol member encodes exactly
+// as before classic members existed.
+func flagsByte(m Member) byte {
+	b := boolByte(m.RebalanceTimer.Armed)
+	if m.Classic != nil {
+		b |= 2
+	}
+	return b
+}
+
+// appendClassic appends a classic member's metadata (nothing for a consumer-protocol member),
+// each subscription's generation appended by epoch.
+func (m Member) appendClassic(buf []byte, epoch func([]byte, impl.Epoch) []byte) []byte {
+	c := m.Classic
+	if c == nil {
+		return buf
+	}
+	buf = append(buf, boolByte(c.JoinTimer), boolByte(c.SyncTimer))
+	buf = binary.AppendUvarint(buf, uint64(len(c.Protocols)))
+	for _, p := range c.Protocols {
+		s := p.Metadata
+		buf = impl.AppendString(buf, p.Name)
+		buf = append(buf, byte(s.Version))
+		buf = binary.AppendUvarint(buf, uint64(len(s.Topics)))
+		for _, t := range s.Topics {
+			buf = impl.AppendString(buf, t)
+		}
+		buf = impl.AppendPartitionSet(buf, s.OwnedPartitions)
+		buf = epoch(buf, impl.Epoch(s.Generation))
+		buf = impl.AppendPartitionSet(buf, s.UserData.Previous)
+		buf = epoch(buf, impl.Epoch(s.UserData.Generation))
 	}
 	return buf
 }
@@ -107,6 +143,20 @@ func (m Member) String() string {
 	if m.RevocationTargetEpoch != 0 {
 		b.WriteString(" revoking-for@" + itoa(m.RevocationTargetEpoch))
 	}
+	if c := m.Classic; c != nil {
+		b.WriteString(" classic")
+		sep := "="
+		for _, p := range c.Protocols {
+			b.WriteString(sep + p.Name)
+			sep = ","
+		}
+		if c.JoinTimer {
+			b.WriteString(" join-timer")
+		}
+		if c.SyncTimer {
+			b.WriteString(" sync-timer")
+		}
+	}
 	b.WriteString("}")
 	return b.String()
 }
@@ -143,7 +193,7 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 		for _, t := range m.SubscribedTopics {
 			buf = impl.AppendString(buf, t)
 		}
-		buf = append(buf, boolByte(m.RebalanceTimer.Armed))
+		buf = append(buf, flagsByte(*m))
 		buf = epoch(buf, m.RebalanceTimer.Epoch)
 		buf = epoch(buf, m.RevocationTargetEpoch)
 		buf = binary.AppendUvarint(buf, uint64(len(m.AssignedAt)))
@@ -151,6 +201,7 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 			buf = epoch(buf, a.Epoch)
 			buf = impl.AppendPartitionSet(buf, a.Partitions)
 		}
+		buf = m.appendClassic(buf, epoch)
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))
 	for _, t := range g.cluster.Topics {
