@@ -296,3 +296,25 @@ func TestClassicHeartbeat(t *testing.T) {
 		t.Errorf("an armed join timer is not re-armed (scheduleIfAbsent)")
 	}
 }
+
+// Reference: ConsumerGroup.validateOffsetCommit: a classic member's refused commit is
+// ILLEGAL_GENERATION, a consumer-protocol member's STALE_MEMBER_EPOCH.
+func TestClassicOffsetCommit(t *testing.T) {
+	g := settledMixed(t) // a, c at 2
+	for _, tc := range []struct {
+		id   impl.MemberID
+		gen  impl.Generation
+		want impl.ErrorCode
+	}{
+		{"c", 2, impl.None},
+		{"c", 3, impl.IllegalGeneration},
+		{"c", 1, impl.IllegalGeneration},
+		{"a", 3, impl.StaleMemberEpoch},
+		{"zz", 2, impl.UnknownMemberID},
+	} {
+		_, out := g.ClassicOffsetCommit(impl.OffsetCommitRequest{Conn: 7, MemberID: tc.id, Generation: tc.gen, Partitions: ps("t-0")})
+		if got := out[0].Response.Code(); got != tc.want || out[0].To != 7 {
+			t.Errorf("%s at %d: %s, want %s", tc.id, tc.gen, got, tc.want)
+		}
+	}
+}

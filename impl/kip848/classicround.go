@@ -95,3 +95,15 @@ func syncReply(req impl.SyncGroupRequest, r impl.SyncGroupResponse) []impl.Reply
 func heartbeatReply(req impl.HeartbeatRequest, code impl.ErrorCode) []impl.Reply {
 	return []impl.Reply{{To: req.Conn, Response: impl.HeartbeatResponse{Error: code}}}
 }
+
+// ClassicOffsetCommit validates a classic member's OffsetCommit (its generation is its member
+// epoch) by the group's commit rule, refusing with ILLEGAL_GENERATION where a consumer-protocol
+// member gets STALE_MEMBER_EPOCH. Reference: ConsumerGroup.validateOffsetCommit and
+// createAssignmentEpochValidator (useClassicProtocol branches).
+func (g Group) ClassicOffsetCommit(req impl.OffsetCommitRequest) (Group, []impl.Reply) {
+	code := g.validateCommit(req)
+	if m, ok := g.Member(req.MemberID); ok && m.UsesClassicProtocol() && code == impl.StaleMemberEpoch {
+		code = impl.IllegalGeneration
+	}
+	return g, []impl.Reply{{To: req.Conn, Response: impl.OffsetCommitResponse{Error: code}}}
+}
