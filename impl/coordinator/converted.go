@@ -8,7 +8,7 @@ import (
 )
 
 // ConvertedMember is one member of a consumer group that is converted back to a classic group
-// (online downgrade, docs/protocol.md §9.3): its JoinGroup protocols as the consumer group
+// (online downgrade, docs/protocol.md §9.4): its JoinGroup protocols as the consumer group
 // kept them, and the partitions it will hold, which are its target assignment in the
 // consumer group.
 type ConvertedMember struct {
