@@ -4,7 +4,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// Classic members of a consumer group (docs/protocol.md §9.3). Since Kafka 3.8 a consumer group
+// Classic members of a consumer group (docs/protocol.md §9.3). A consumer group
 // serves members that still speak the classic protocol: their JoinGroup, SyncGroup, Heartbeat
 // and LeaveGroup are answered from the consumer group's own state. The coordinator assigns
 // (the server assignor runs for them as for everyone), a classic member's generation is its
