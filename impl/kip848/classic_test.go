@@ -89,6 +89,8 @@ func TestClassicJoinRefusals(t *testing.T) {
 	both := cjoin("d", "", "", "t")
 	both.Protocols = append([]impl.GroupProtocol{other.Protocols[0]}, both.Protocols...)
 	noID := cjoin("", "", "", "t")
+	v4NoID := noID
+	v4NoID.Version = 4
 	oldNoID := noID
 	oldNoID.Version = 3
 	static := settledStatic(t)
@@ -108,6 +110,7 @@ func TestClassicJoinRefusals(t *testing.T) {
 		{"no protocol at all", g, impl.JoinGroupRequest{MemberID: "d", Version: 9}, impl.InconsistentGroupProtocol, "d"},
 		// Reference: JoinGroupRequest.requiresKnownMemberId (KIP-394): v4+ dynamic without id.
 		{"member id required", g, noID, impl.MemberIDRequired, "fresh"},
+		{"member id required from v4", g, v4NoID, impl.MemberIDRequired, "fresh"},
 		// Reference: getOrMaybeSubscribeStaticConsumerGroupMember → throwIfStaticMemberIsUnknown.
 		{"static with id, instance not held", g, cjoin("d", "i9", "", "t"), impl.UnknownMemberID, "d"},
 		// Reference: … → throwIfInstanceIdIsFenced.

@@ -160,6 +160,12 @@ func TestClassicJoinDowngradeOnReplace(t *testing.T) {
 	if _, _, d := withSize(settled, 1).ClassicJoinGroup(cjoin("", "i1", "", "t"), "s2"); d != nil {
 		t.Errorf("two members beyond group.max.size 1: no downgrade, got %+v", d)
 	}
+	// A consumer group left with classic members only (a fence under policy upgrade): a static
+	// classic join of an instance nobody holds replaces nobody and converts nothing.
+	onlyClassic := withMemberOnly(t, settled, "c")
+	if _, _, d := onlyClassic.ClassicJoinGroup(cjoin("", "i5", "", "t"), "s5"); d != nil {
+		t.Errorf("new static classic member, no consumer-protocol member: no downgrade, got %+v", d)
+	}
 }
 
 // Reference: GroupMetadataManager.scheduleConsumerGroupJoinTimeoutIfAbsent and
@@ -175,9 +181,10 @@ func TestClassicTimers(t *testing.T) {
 		t.Errorf("sync timeout: %s, want c fenced at epoch 3", ng)
 	}
 	for name, ng := range map[string]Group{
-		"join timer not running":   g.ClassicJoinTimeoutExpired("c"),
-		"consumer-protocol member": g.ClassicSyncTimeoutExpired("a"),
-		"unknown member":           g.ClassicSyncTimeoutExpired("zz"),
+		"join timer not running":                g.ClassicJoinTimeoutExpired("c"),
+		"consumer-protocol member":              g.ClassicSyncTimeoutExpired("a"),
+		"consumer-protocol member's join timer": g.ClassicJoinTimeoutExpired("a"),
+		"unknown member":                        g.ClassicSyncTimeoutExpired("zz"),
 	} {
 		if !cmp.Equal(g.AppendEncoding(nil), ng.AppendEncoding(nil)) {
 			t.Errorf("%s: the group changed", name)
@@ -226,8 +233,10 @@ func TestMigrationPolicy(t *testing.T) {
 	if _, err := ParseMigrationPolicy("sideways"); err == nil || !contains(err.Error(), `"sideways"`) {
 		t.Errorf("unknown policy: err = %v, want one naming it", err)
 	}
-	if MigrationPolicy(9).String() != "MigrationPolicy(9)" {
-		t.Errorf("out-of-range String() = %q", MigrationPolicy(9).String())
+	for _, p := range []MigrationPolicy{4, 9, -1} {
+		if want := "MigrationPolicy(" + itoa(impl.Epoch(p)) + ")"; p.String() != want {
+			t.Errorf("out-of-range String() = %q, want %q", p.String(), want)
+		}
 	}
 	var zero Config
 	if zero.MigrationPolicy != MigrationBidirectional {

@@ -77,14 +77,6 @@ func (g Group) withConsumer(k kip848.Group) Group {
 	return g
 }
 
-// empty reports whether the group has no members (of whichever kind).
-func (g Group) empty() bool {
-	if g.isConsumer {
-		return len(g.consumer.Members()) == 0
-	}
-	return len(g.classic.Members()) == 0
-}
-
 // Upgrade converts a classic group for a KIP-848 join (getOrMaybeCreateConsumerGroup with
 // createIfNotExists): an empty classic group becomes an empty consumer group whatever the
 // policy; a non-empty one is converted when validateOnlineUpgrade allows — the policy enables

@@ -206,6 +206,9 @@ func TestDowngradeOnStaticReplacement(t *testing.T) {
 	if c.State() != coordinator.Stable || c.Generation() != impl.Generation(k.GroupEpoch()) {
 		t.Errorf("classic group = %s, want Stable at %d", c, k.GroupEpoch())
 	}
+	if len(c.Members()) != 3 {
+		t.Errorf("classic members %v, want x, y and the joiner k2", c.Members())
+	}
 	k2, ok := c.Member("k2")
 	if !ok || k2.InstanceID != "ik" || !k2.Assignment.Partitions.Equal(k.TargetOf("k")) {
 		t.Errorf("k2 = %+v, want instance ik with k's target %s", k2, k.TargetOf("k"))

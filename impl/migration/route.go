@@ -22,7 +22,7 @@ func (g Group) Handle(req impl.Request, fresh impl.MemberID) (Group, []impl.Repl
 	k := g.consumer
 	switch r := req.(type) {
 	case impl.JoinGroupRequest:
-		if g.empty() {
+		if len(k.Members()) == 0 {
 			c, out := coordinator.New(g.cfg.Classic).JoinGroup(r, fresh)
 			return g.withClassic(c), out
 		}
