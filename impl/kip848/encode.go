@@ -54,8 +54,9 @@ func (m Member) AppendEncoding(buf []byte) []byte {
 }
 
 // flagsByte is the rebalance timer's armed bit with bit 1 set for a classic member, whose
-// ClassicMetadata then ends the member's encoding: a consumer-protocol member encodes exactly
-// as before classic members existed.
+// ClassicMetadata then ends the member's AppendEncoding: a consumer-protocol member encodes
+// there exactly as before classic members existed. (AppendCanonical follows the field order
+// of the structs instead, as spec's reflection encoder does.)
 func flagsByte(m Member) byte {
 	b := boolByte(m.RebalanceTimer.Armed)
 	if m.Classic != nil {
@@ -64,19 +65,18 @@ func flagsByte(m Member) byte {
 	return b
 }
 
-// appendClassic appends a classic member's metadata (nothing for a consumer-protocol member),
-// each subscription's generation appended by epoch.
+// appendClassic appends a classic member's metadata (nothing for a consumer-protocol member)
+// in ClassicMetadata's field order, each subscription's generation appended by epoch.
 func (m Member) appendClassic(buf []byte, epoch func([]byte, impl.Epoch) []byte) []byte {
 	c := m.Classic
 	if c == nil {
 		return buf
 	}
-	buf = append(buf, boolByte(c.JoinTimer), boolByte(c.SyncTimer))
 	buf = binary.AppendUvarint(buf, uint64(len(c.Protocols)))
 	for _, p := range c.Protocols {
 		s := p.Metadata
 		buf = impl.AppendString(buf, p.Name)
-		buf = append(buf, byte(s.Version))
+		buf = binary.AppendVarint(buf, int64(s.Version))
 		buf = binary.AppendUvarint(buf, uint64(len(s.Topics)))
 		for _, t := range s.Topics {
 			buf = impl.AppendString(buf, t)
@@ -86,7 +86,7 @@ func (m Member) appendClassic(buf []byte, epoch func([]byte, impl.Epoch) []byte)
 		buf = impl.AppendPartitionSet(buf, s.UserData.Previous)
 		buf = epoch(buf, impl.Epoch(s.UserData.Generation))
 	}
-	return buf
+	return append(buf, boolByte(c.JoinTimer), boolByte(c.SyncTimer))
 }
 
 func boolByte(b bool) byte {
@@ -172,6 +172,8 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
 	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
 	buf = append(buf, boolByte(g.cfg.AssignmentEpochCommits))
+	buf = binary.AppendVarint(buf, int64(g.cfg.MigrationPolicy))
+	buf = binary.AppendVarint(buf, int64(g.cfg.ClassicMaxSize))
 	buf = epoch(buf, g.groupEpoch)
 	buf = epoch(buf, g.assignmentEpoch)
 	buf = binary.AppendUvarint(buf, uint64(len(g.target)))
@@ -193,7 +195,7 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 		for _, t := range m.SubscribedTopics {
 			buf = impl.AppendString(buf, t)
 		}
-		buf = append(buf, flagsByte(*m))
+		buf = append(buf, boolByte(m.RebalanceTimer.Armed))
 		buf = epoch(buf, m.RebalanceTimer.Epoch)
 		buf = epoch(buf, m.RevocationTargetEpoch)
 		buf = binary.AppendUvarint(buf, uint64(len(m.AssignedAt)))
@@ -201,7 +203,11 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 			buf = epoch(buf, a.Epoch)
 			buf = impl.AppendPartitionSet(buf, a.Partitions)
 		}
-		buf = m.appendClassic(buf, epoch)
+		if m.Classic == nil {
+			buf = append(buf, 0)
+		} else {
+			buf = m.appendClassic(append(buf, 1), epoch)
+		}
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))
 	for _, t := range g.cluster.Topics {
