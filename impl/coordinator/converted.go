@@ -56,3 +56,26 @@ func FromConsumerGroup(cfg Config, gen impl.Generation, members []ConvertedMembe
 	g, _ := s.finish()
 	return g, nil
 }
+
+// AnswerParked answers every parked JoinGroup (with the member's id) and SyncGroup with code
+// and unparks them, leaving the group otherwise as it is: what an online upgrade does to the
+// classic group first, before it converts it — and keeps even when the conversion or the
+// heartbeat that asked for it then fails. A member whose JoinGroup was answered so no longer
+// counts as rejoined: at the join phase's completion a dynamic one is removed unless it joins
+// again. Reference: ClassicGroup.completeAllJoinFutures and completeAllSyncFutures, called by
+// GroupMetadataManager.convertToConsumerGroup (apache/kafka group-coordinator 4.4.0).
+func (g Group) AnswerParked(code impl.ErrorCode) (Group, []impl.Reply) {
+	s := g.begin()
+	for i := range s.g.members {
+		m := &s.g.members[i]
+		if m.Join.Parked {
+			s.reply(m.Join.Conn, joinError(m.ID, code))
+			m.Join = ParkedJoin{}
+		}
+		if m.Sync.Parked {
+			s.reply(m.Sync.Conn, impl.SyncGroupResponse{Error: code})
+			m.Sync = ParkedSync{}
+		}
+	}
+	return s.g, s.out
+}

@@ -3,6 +3,7 @@ package coordinator
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/groupcheck/groupcheck/impl"
 )
 
@@ -61,5 +62,36 @@ func TestFromConsumerGroup(t *testing.T) {
 		if _, err := FromConsumerGroup(Config{}, 5, ms, true); err == nil {
 			t.Errorf("%s: want an error", name)
 		}
+	}
+}
+
+// Reference: ClassicGroup.completeAllJoinFutures / completeAllSyncFutures.
+func TestAnswerParked(t *testing.T) {
+	g := New(Config{})
+	g, _ = g.JoinGroup(impl.JoinGroupRequest{Conn: 4, Version: 3, Protocols: rng}, "a")
+	g, _ = g.JoinGroup(impl.JoinGroupRequest{Conn: 5, Version: 3, Protocols: rng}, "b")
+	joins := g                  // both JoinGroups parked (the initial delayed join)
+	g, _ = g.JoinPhaseTimeout() // CompletingRebalance, generation 1, leader a
+	g, _ = g.SyncGroup(impl.SyncGroupRequest{Conn: 6, MemberID: "b", Generation: 1})
+	syncs := g // b's SyncGroup parked until the leader's
+	for name, tc := range map[string]struct {
+		g    Group
+		want []impl.Reply
+	}{
+		"joins": {joins, []impl.Reply{
+			{To: 4, Response: impl.JoinGroupResponse{Error: impl.RebalanceInProgress, Generation: impl.NoGeneration, MemberID: "a"}},
+			{To: 5, Response: impl.JoinGroupResponse{Error: impl.RebalanceInProgress, Generation: impl.NoGeneration, MemberID: "b"}}}},
+		"syncs": {syncs, []impl.Reply{{To: 6, Response: impl.SyncGroupResponse{Error: impl.RebalanceInProgress}}}},
+	} {
+		ng, out := tc.g.AnswerParked(impl.RebalanceInProgress)
+		if d := cmp.Diff(tc.want, out, cmpOpts); d != "" {
+			t.Errorf("%s: replies (-want +got):\n%s", name, d)
+		}
+		if len(ng.Parked()) != 0 || ng.State() != tc.g.State() || ng.Generation() != tc.g.Generation() {
+			t.Errorf("%s: after: %s, want nothing parked, state and generation kept", name, ng)
+		}
+	}
+	if _, out := New(Config{}).AnswerParked(impl.RebalanceInProgress); out != nil {
+		t.Errorf("nothing parked: %v", out)
 	}
 }

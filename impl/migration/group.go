@@ -79,23 +79,27 @@ func (g Group) withConsumer(k kip848.Group) Group {
 
 // Upgrade converts a classic group for a KIP-848 join (getOrMaybeCreateConsumerGroup with
 // createIfNotExists): an empty classic group becomes an empty consumer group whatever the
-// policy; a non-empty one is converted when validateOnlineUpgrade allows — the policy enables
-// upgrades and the group fits group.consumer.max.size — else GROUP_ID_NOT_FOUND and nothing
-// changes. The conversion answers every parked JoinGroup and SyncGroup
-// REBALANCE_IN_PROGRESS (convertToConsumerGroup: completeAllJoinFutures,
-// completeAllSyncFutures). A group Kafka cannot convert (kip848.FromClassic's errors) stays
-// classic: GROUP_ID_NOT_FOUND where Kafka maps the exception to it, UNKNOWN_SERVER_ERROR for a
-// group that has not completed its first join phase (Optional.get() on its protocol name).
-func Upgrade(c coordinator.Group, cfg Config) (kip848.Group, []impl.Reply, impl.ErrorCode) {
+// policy (maybeDeleteEmptyClassicGroup); a non-empty one is converted when validateOnlineUpgrade
+// allows — the policy enables upgrades and the group fits group.consumer.max.size — else
+// GROUP_ID_NOT_FOUND and nothing changes. Converting first answers every parked JoinGroup and
+// SyncGroup REBALANCE_IN_PROGRESS (convertToConsumerGroup: completeAllJoinFutures,
+// completeAllSyncFutures), and that stays done when the conversion then fails: the classic group
+// returned is the one with nothing parked. It fails where kip848.FromClassic does:
+// UNKNOWN_SERVER_ERROR for a group that has not completed its first join phase (Optional.get()
+// on its protocol name, an exception nothing catches), GROUP_ID_NOT_FOUND otherwise (Kafka's
+// SchemaException and UnsupportedVersionException). On success the consumer group is returned
+// with the classic group it replaces.
+func Upgrade(c coordinator.Group, cfg Config) (coordinator.Group, kip848.Group, []impl.Reply, impl.ErrorCode) {
 	members := c.AllMembers()
 	if len(members) == 0 {
-		return kip848.New(cfg.Consumer, cfg.Cluster), nil, impl.None
+		return c, kip848.New(cfg.Consumer, cfg.Cluster), nil, impl.None
 	}
 	if !cfg.Consumer.MigrationPolicy.UpgradeEnabled() || (cfg.Consumer.MaxSize > 0 && len(members) > cfg.Consumer.MaxSize) {
-		return kip848.Group{}, nil, impl.GroupIDNotFound
+		return c, kip848.Group{}, nil, impl.GroupIDNotFound
 	}
+	c, parked := c.AnswerParked(impl.RebalanceInProgress)
 	if c.ProtocolName() == "" {
-		return kip848.Group{}, nil, impl.UnknownServerError
+		return c, kip848.Group{}, parked, impl.UnknownServerError
 	}
 	in := make([]kip848.ClassicGroupMember, len(members))
 	for i, m := range members {
@@ -103,17 +107,9 @@ func Upgrade(c coordinator.Group, cfg Config) (kip848.Group, []impl.Reply, impl.
 	}
 	k, err := kip848.FromClassic(cfg.Consumer, cfg.Cluster, c.Generation(), c.ProtocolName(), in)
 	if err != nil {
-		return kip848.Group{}, nil, impl.GroupIDNotFound
+		return c, kip848.Group{}, parked, impl.GroupIDNotFound
 	}
-	var out []impl.Reply
-	for _, p := range c.Parked() {
-		var r impl.Response = impl.JoinGroupResponse{MemberID: p.Member, Generation: impl.NoGeneration, Error: impl.RebalanceInProgress}
-		if p.Sync {
-			r = impl.SyncGroupResponse{Error: impl.RebalanceInProgress}
-		}
-		out = append(out, impl.Reply{To: p.Conn, Response: r})
-	}
-	return k, out, impl.None
+	return c, k, parked, impl.None
 }
 
 // Downgrade is the classic group d converts the consumer group k into: its members but the

@@ -96,8 +96,6 @@ func TestUpgradeRefusals(t *testing.T) {
 		// getOrMaybeCreateConsumerGroup without createIfNotExists.
 		{"not a join", classicOf(c), impl.ConsumerGroupHeartbeatRequest{Conn: 9, MemberID: "k", MemberEpoch: 4}, impl.GroupIDNotFound},
 		{"a leave", classicOf(c), impl.ConsumerGroupHeartbeatRequest{Conn: 9, MemberID: "k", MemberEpoch: -1}, impl.GroupIDNotFound},
-		// ConsumerGroup.fromClassicGroup: protocolName().get() before the first join phase completed.
-		{"first join phase under way", classicOf(first), kjoin("", ""), impl.UnknownServerError},
 		// The converted group refuses the join: the group stays classic.
 		{"the heartbeat itself refused", classicOf(c), func() impl.ConsumerGroupHeartbeatRequest { r := kjoin("", ""); r.ServerAssignor = "nope"; return r }(), impl.UnsupportedAssignor},
 	} {
@@ -107,6 +105,23 @@ func TestUpgradeRefusals(t *testing.T) {
 				t.Errorf("got %v (consumer=%v), want only %s and the group classic", out, ng.IsConsumer(), tc.want)
 			}
 		})
+	}
+	// ConsumerGroup.fromClassicGroup: protocolName().get() before the first join phase completed
+	// throws; convertToConsumerGroup has already answered the parked JoinGroup, which stays
+	// answered: x no longer counts as rejoined in the classic group.
+	ng, out := classicOf(first).Heartbeat(kjoin("", ""), "k")
+	if ng.IsConsumer() || len(out) != 2 || code(out) != impl.UnknownServerError {
+		t.Fatalf("first join phase: %v consumer=%v, want x's join answered and UNKNOWN_SERVER_ERROR", out, ng.IsConsumer())
+	}
+	if r, ok := out[0].Response.(impl.JoinGroupResponse); !ok || r.Error != impl.RebalanceInProgress || r.MemberID != "x" || out[0].To != 1 {
+		t.Errorf("x's parked join answered %+v", out[0].Response)
+	}
+	if len(ng.Classic().Parked()) != 0 || ng.Classic().State() != coordinator.PreparingRebalance {
+		t.Errorf("classic group after the failed upgrade: %s", ng.Classic())
+	}
+	// A refusal by validateOnlineUpgrade answers nothing parked.
+	if _, out := withPolicy(classicOf(first), kip848.MigrationDisabled).Heartbeat(kjoin("", ""), "k"); len(out) != 1 {
+		t.Errorf("policy refusal: %v, want the heartbeat's answer alone", out)
 	}
 	// Within the limit: converted.
 	if g, _ := withMaxSize(classicOf(c), 3).Heartbeat(kjoin("", ""), "k"); !g.IsConsumer() {

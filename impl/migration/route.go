@@ -53,7 +53,8 @@ func (g Group) Handle(req impl.Request, fresh impl.MemberID) (Group, []impl.Repl
 // Heartbeat routes a ConsumerGroupHeartbeat. To a classic group only a join (epoch 0) is
 // served, after Upgrade converts the group; any other epoch gets GROUP_ID_NOT_FOUND ("not a
 // consumer group"), as does a join Upgrade refuses. A join the converted group then refuses
-// leaves the group classic (Kafka appends the conversion's records only with the heartbeat's).
+// leaves the group classic (Kafka appends the conversion's records only with the heartbeat's),
+// its parked requests answered all the same.
 // A leave (epoch -1) of a consumer group's member is a fence and may downgrade the group.
 // Reference: GroupMetadataManager.consumerGroupHeartbeat, getOrMaybeCreateConsumerGroup,
 // consumerGroupLeave.
@@ -62,13 +63,13 @@ func (g Group) Heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.Memb
 		if req.MemberEpoch != impl.EpochJoin {
 			return g, heartbeatError(req, impl.GroupIDNotFound)
 		}
-		k, parked, code := Upgrade(g.classic, g.cfg)
+		c, k, parked, code := Upgrade(g.classic, g.cfg)
 		if code != impl.None {
-			return g, heartbeatError(req, code)
+			return g.withClassic(c), append(parked, heartbeatError(req, code)...)
 		}
 		next, out := k.Heartbeat(req, fresh)
 		if out[0].Response.Code() != impl.None {
-			return g, out
+			return g.withClassic(c), append(parked, out...)
 		}
 		return g.withConsumer(next), append(parked, out...)
 	}

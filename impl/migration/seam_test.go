@@ -42,7 +42,7 @@ func TestUpgradeFreesWithheldPartitions(t *testing.T) {
 		t.Fatalf("setup: %s", c)
 	}
 	// y has not sent its SyncGroup: it still owns t-2 t-3 (its generation-3 assignment).
-	converted, _, code0 := Upgrade(c, Config{Cluster: cluster})
+	_, converted, _, code0 := Upgrade(c, Config{Cluster: cluster})
 	if code0 != impl.None {
 		t.Fatalf("upgrade refused: %s", code0)
 	}
