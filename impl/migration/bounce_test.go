@@ -75,3 +75,34 @@ func TestRollingBounceThereAndBack(t *testing.T) {
 		t.Errorf("y2's join answer %+v", r)
 	}
 }
+
+// The static bounce back as the Java consumer runs it: a static KIP-848 member closes with a
+// temporary leave (epoch -2, no fence, so no downgrade) and its classic restart takes over the
+// instance id; being the last consumer-protocol member, its replacement converts the group.
+// Reference: GroupMetadataManager.consumerGroupLeave (epoch -2 keeps the member),
+// classicGroupJoinToConsumerGroup with validateOnlineDowngradeWithReplacedMember.
+func TestStaticBounceBackAfterTemporaryLeave(t *testing.T) {
+	g, _ := classicOf(stableClassic()).Heartbeat(kjoin("", "ik"), "k")
+	g = settle(t, g)
+	before := g.Consumer()
+	g, out := g.Heartbeat(impl.ConsumerGroupHeartbeatRequest{Conn: 9, MemberID: "k", InstanceID: "ik", MemberEpoch: impl.EpochTemporaryLeave}, "")
+	if code(out) != impl.None || !g.IsConsumer() {
+		t.Fatalf("temporary leave: %v, consumer=%v", out, g.IsConsumer())
+	}
+	if k, _ := g.Consumer().Member("k"); k.MemberEpoch != impl.EpochTemporaryLeave {
+		t.Fatalf("k = %s, want away at epoch -2", k)
+	}
+	g, out = g.Handle(impl.JoinGroupRequest{Conn: 4, Version: 9, InstanceID: "ik",
+		Protocols: []impl.GroupProtocol{{Name: coop, Metadata: sub(tps())}}}, "k2")
+	if g.IsConsumer() {
+		t.Fatalf("the classic restart replaced the last consumer-protocol member: want a classic group")
+	}
+	c := g.Classic()
+	k2, ok := c.Member("k2")
+	if !ok || c.State() != coordinator.Stable || !k2.Assignment.Partitions.Equal(before.TargetOf("k")) || len(c.Members()) != 3 {
+		t.Errorf("classic group = %s, want Stable with x, y and k2 holding k's target %s", c, before.TargetOf("k"))
+	}
+	if r := out[0].Response.(impl.JoinGroupResponse); r.Error != impl.None || r.MemberID != "k2" {
+		t.Errorf("k2's join answer %+v", r)
+	}
+}
