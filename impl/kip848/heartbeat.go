@@ -72,6 +72,14 @@ func (g Group) admit(j joining, m Member, bump bool) Group {
 	return g
 }
 
+// ValidateHeartbeat is the validation a ConsumerGroupHeartbeat passes before its group is even
+// looked up (GroupCoordinatorService.consumerGroupHeartbeat runs
+// throwIfConsumerGroupHeartbeatRequestIsInvalid outside the write operation): a refusal here
+// never converts a classic group nor answers its parked requests.
+func ValidateHeartbeat(req impl.ConsumerGroupHeartbeatRequest) impl.ErrorCode {
+	return validateRequest(req)
+}
+
 // validateRequest is the request validation of docs/protocol.md §3.1 (the model has no
 // RebalanceTimeoutMs). Reference: GroupMetadataManager.throwIfConsumerGroupHeartbeatRequestIsInvalid.
 func validateRequest(req impl.ConsumerGroupHeartbeatRequest) impl.ErrorCode {

@@ -123,6 +123,21 @@ func TestUpgradeRefusals(t *testing.T) {
 	if _, out := withPolicy(classicOf(first), kip848.MigrationDisabled).Heartbeat(kjoin("", ""), "k"); len(out) != 1 {
 		t.Errorf("policy refusal: %v, want the heartbeat's answer alone", out)
 	}
+	// Refused inside the write operation, after the conversion began: the group stays classic and
+	// its parked requests stay answered. Two members within group.consumer.max.size 2 convert;
+	// the joiner, a third, is then refused GROUP_MAX_SIZE_REACHED (throwIfConsumerGroupIsFull).
+	mid, _ := c.JoinGroup(impl.JoinGroupRequest{Conn: 5, Version: 9, MemberID: "x",
+		Protocols: []impl.GroupProtocol{{Name: coop, Metadata: sub(tps(0))}}}, "")
+	ng, out = withMaxSize(classicOf(mid), 2).Heartbeat(kjoin("", ""), "k")
+	if ng.IsConsumer() || len(out) != 2 || code(out) != impl.GroupMaxSizeReached || out[0].To != 5 || len(ng.Classic().Parked()) != 0 {
+		t.Errorf("full after the conversion: %v consumer=%v parked=%v", out, ng.IsConsumer(), ng.Classic().Parked())
+	}
+	// An invalid request is refused before the group is looked up: nothing answered, nothing converted.
+	bad := kjoin("", "")
+	bad.ServerAssignor = "nope"
+	if ng, out := classicOf(mid).Heartbeat(bad, "k"); len(out) != 1 || code(out) != impl.UnsupportedAssignor || len(ng.Classic().Parked()) != 1 {
+		t.Errorf("invalid request: %v, parked %v", out, ng.Classic().Parked())
+	}
 	// Within the limit: converted.
 	if g, _ := withMaxSize(classicOf(c), 3).Heartbeat(kjoin("", ""), "k"); !g.IsConsumer() {
 		t.Errorf("3 members within group.consumer.max.size 3: want converted")

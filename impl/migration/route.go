@@ -50,7 +50,8 @@ func (g Group) Handle(req impl.Request, fresh impl.MemberID) (Group, []impl.Repl
 	panic(fmt.Sprintf("migration: Handle: unknown request type %T", req))
 }
 
-// Heartbeat routes a ConsumerGroupHeartbeat. To a classic group only a join (epoch 0) is
+// Heartbeat routes a ConsumerGroupHeartbeat. An invalid request is refused before anything
+// (kip848.ValidateHeartbeat). To a classic group only a join (epoch 0) is
 // served, after Upgrade converts the group; any other epoch gets GROUP_ID_NOT_FOUND ("not a
 // consumer group"), as does a join Upgrade refuses. A join the converted group then refuses
 // leaves the group classic (Kafka appends the conversion's records only with the heartbeat's),
@@ -60,6 +61,9 @@ func (g Group) Handle(req impl.Request, fresh impl.MemberID) (Group, []impl.Repl
 // consumerGroupLeave.
 func (g Group) Heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.MemberID) (Group, []impl.Reply) {
 	if !g.isConsumer {
+		if code := kip848.ValidateHeartbeat(req); code != impl.None {
+			return g, heartbeatError(req, code)
+		}
 		if req.MemberEpoch != impl.EpochJoin {
 			return g, heartbeatError(req, impl.GroupIDNotFound)
 		}
