@@ -8,6 +8,7 @@ type ErrorCode int16
 
 // The error codes the group protocols use (docs/protocol.md §1.1).
 const (
+	UnknownServerError        ErrorCode = -1
 	None                      ErrorCode = 0
 	CoordinatorLoadInProgress ErrorCode = 14
 	CoordinatorNotAvailable   ErrorCode = 15
@@ -35,6 +36,7 @@ const (
 )
 
 var errorNames = map[ErrorCode]string{
+	UnknownServerError:        "UNKNOWN_SERVER_ERROR",
 	None:                      "NONE",
 	CoordinatorLoadInProgress: "COORDINATOR_LOAD_IN_PROGRESS",
 	CoordinatorNotAvailable:   "COORDINATOR_NOT_AVAILABLE",

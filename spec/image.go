@@ -314,6 +314,8 @@ func (r renamer) group(e *encoder, g kip848.Group) {
 	e.uint(uint64(cfg.Faults))
 	e.int(int64(cfg.MaxSize))
 	e.bool(cfg.AssignmentEpochCommits)
+	e.int(int64(cfg.MigrationPolicy))
+	e.int(int64(cfg.ClassicMaxSize))
 	e.epoch(g.GroupEpoch())
 	e.epoch(g.AssignmentEpoch())
 	target := slices.Clone(g.Target())
@@ -350,6 +352,23 @@ func (r renamer) group(e *encoder, g kip848.Group) {
 			e.epoch(a.Epoch)
 			e.set(a.Partitions)
 		}
+		e.classicMetadata(m.Classic)
 	}
 	e.cluster(g.Cluster())
+}
+
+// classicMetadata encodes a classic member's metadata in a consumer group as
+// kip848.Group.AppendCanonical does: absent, or present and its fields in order.
+func (e *encoder) classicMetadata(c *kip848.ClassicMetadata) {
+	e.bool(c != nil)
+	if c == nil {
+		return
+	}
+	e.uint(uint64(len(c.Protocols)))
+	for _, p := range c.Protocols {
+		e.string(p.Name)
+		e.subscription(p.Metadata)
+	}
+	e.bool(c.JoinTimer)
+	e.bool(c.SyncTimer)
 }

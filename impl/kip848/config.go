@@ -22,6 +22,12 @@ type Config struct {
 	// at or before that epoch. Off, a commit must carry the member's epoch exactly, as Kafka
 	// up to 4.2. Reference: docs/protocol.md §3.1 (OffsetCommit).
 	AssignmentEpochCommits bool
+	// MigrationPolicy is group.consumer.migration.policy: whether classic members may join
+	// and when the group converts to and from a classic group (policy.go, migration.go).
+	MigrationPolicy MigrationPolicy
+	// ClassicMaxSize is group.max.size, consulted by an online downgrade: a group with more
+	// members stays a consumer group. 0 means unlimited.
+	ClassicMaxSize int
 }
 
 // The server-side assignors (group.consumer.assignors; docs/protocol.md §3.3 step 5).

@@ -36,7 +36,7 @@ func (m Member) AppendEncoding(buf []byte) []byte {
 	buf = impl.AppendString(buf, string(m.InstanceID))
 	buf = binary.AppendVarint(buf, int64(m.MemberEpoch))
 	buf = binary.AppendVarint(buf, int64(m.PreviousMemberEpoch))
-	buf = append(buf, byte(m.State), boolByte(m.RebalanceTimer.Armed))
+	buf = append(buf, byte(m.State), flagsByte(m))
 	buf = binary.AppendVarint(buf, int64(m.RebalanceTimer.Epoch))
 	buf = binary.AppendVarint(buf, int64(m.RevocationTargetEpoch))
 	buf = impl.AppendPartitionSet(buf, m.AssignedPartitions)
@@ -50,7 +50,43 @@ func (m Member) AppendEncoding(buf []byte) []byte {
 		buf = binary.AppendVarint(buf, int64(a.Epoch))
 		buf = impl.AppendPartitionSet(buf, a.Partitions)
 	}
-	return buf
+	return m.appendClassic(buf, func(buf []byte, e impl.Epoch) []byte { return binary.AppendVarint(buf, int64(e)) })
+}
+
+// flagsByte is the rebalance timer's armed bit with bit 1 set for a classic member, whose
+// ClassicMetadata then ends the member's AppendEncoding: a consumer-protocol member encodes
+// there exactly as before classic members existed. (AppendCanonical follows the field order
+// of the structs instead, as spec's reflection encoder does.)
+func flagsByte(m Member) byte {
+	b := boolByte(m.RebalanceTimer.Armed)
+	if m.Classic != nil {
+		b |= 2
+	}
+	return b
+}
+
+// appendClassic appends a classic member's metadata (nothing for a consumer-protocol member)
+// in ClassicMetadata's field order, each subscription's generation appended by epoch.
+func (m Member) appendClassic(buf []byte, epoch func([]byte, impl.Epoch) []byte) []byte {
+	c := m.Classic
+	if c == nil {
+		return buf
+	}
+	buf = binary.AppendUvarint(buf, uint64(len(c.Protocols)))
+	for _, p := range c.Protocols {
+		s := p.Metadata
+		buf = impl.AppendString(buf, p.Name)
+		buf = binary.AppendVarint(buf, int64(s.Version))
+		buf = binary.AppendUvarint(buf, uint64(len(s.Topics)))
+		for _, t := range s.Topics {
+			buf = impl.AppendString(buf, t)
+		}
+		buf = impl.AppendPartitionSet(buf, s.OwnedPartitions)
+		buf = epoch(buf, impl.Epoch(s.Generation))
+		buf = impl.AppendPartitionSet(buf, s.UserData.Previous)
+		buf = epoch(buf, impl.Epoch(s.UserData.Generation))
+	}
+	return append(buf, boolByte(c.JoinTimer), boolByte(c.SyncTimer))
 }
 
 func boolByte(b bool) byte {
@@ -107,6 +143,20 @@ func (m Member) String() string {
 	if m.RevocationTargetEpoch != 0 {
 		b.WriteString(" revoking-for@" + itoa(m.RevocationTargetEpoch))
 	}
+	if c := m.Classic; c != nil {
+		b.WriteString(" classic")
+		sep := "="
+		for _, p := range c.Protocols {
+			b.WriteString(sep + p.Name)
+			sep = ","
+		}
+		if c.JoinTimer {
+			b.WriteString(" join-timer")
+		}
+		if c.SyncTimer {
+			b.WriteString(" sync-timer")
+		}
+	}
 	b.WriteString("}")
 	return b.String()
 }
@@ -122,6 +172,8 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
 	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
 	buf = append(buf, boolByte(g.cfg.AssignmentEpochCommits))
+	buf = binary.AppendVarint(buf, int64(g.cfg.MigrationPolicy))
+	buf = binary.AppendVarint(buf, int64(g.cfg.ClassicMaxSize))
 	buf = epoch(buf, g.groupEpoch)
 	buf = epoch(buf, g.assignmentEpoch)
 	buf = binary.AppendUvarint(buf, uint64(len(g.target)))
@@ -150,6 +202,11 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 		for _, a := range m.AssignedAt {
 			buf = epoch(buf, a.Epoch)
 			buf = impl.AppendPartitionSet(buf, a.Partitions)
+		}
+		if m.Classic == nil {
+			buf = append(buf, 0)
+		} else {
+			buf = m.appendClassic(append(buf, 1), epoch)
 		}
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(g.cluster.Topics)))

@@ -44,7 +44,16 @@ type Member struct {
 	// per-partition epochs, set by CurrentAssignmentBuilder.computeNextAssignment), in
 	// ascending epoch order, each partition once.
 	AssignedAt []PartitionsAt
+	// Classic is set for a member that speaks the classic protocol (JoinGroup, SyncGroup,
+	// Heartbeat, LeaveGroup) inside this consumer group, nil for a consumer-protocol member
+	// (ConsumerGroupMember.classicMemberMetadata). It is immutable and may be shared; a
+	// transition replaces it.
+	Classic *ClassicMetadata
 }
+
+// UsesClassicProtocol reports whether the member speaks the classic protocol
+// (ConsumerGroupMember.useClassicProtocol).
+func (m Member) UsesClassicProtocol() bool { return m.Classic != nil }
 
 // PartitionsAt are partitions a member was assigned at one assignment epoch.
 type PartitionsAt struct {

@@ -39,15 +39,9 @@ func (g Group) heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.Memb
 	}
 	before := j.member
 	m, bump := updateSubscription(before, req.SubscribedTopicNames)
+	m.Classic = nil                               // a consumer-protocol heartbeat: the member speaks it from now on (setClassicMemberMetadata(null))
 	bump = bump || (!j.known && j.replaces == "") // a new member: subscription from nothing to something
-	ng := g
-	if j.replaces != "" {
-		ng = ng.replaceStatic(j.replaces, m.ID)
-	}
-	ng = ng.withMember(m)
-	if bump {
-		ng.groupEpoch++
-	}
+	ng := g.admit(j, m, bump)
 	if ng.groupEpoch > ng.assignmentEpoch && !deferred {
 		ng = ng.installTarget(assign, "Heartbeat")
 	}
@@ -63,6 +57,27 @@ func (g Group) heartbeat(req impl.ConsumerGroupHeartbeatRequest, fresh impl.Memb
 		resp.Assignment = &a
 	}
 	return ng.checked("Heartbeat"), answer(req, resp)
+}
+
+// admit records the joining member m (replacing a static holder first) and bumps the group
+// epoch if its subscription changed or it is new.
+func (g Group) admit(j joining, m Member, bump bool) Group {
+	if j.replaces != "" {
+		g = g.replaceStatic(j.replaces, m.ID)
+	}
+	g = g.withMember(m)
+	if bump {
+		g.groupEpoch++
+	}
+	return g
+}
+
+// ValidateHeartbeat is the validation a ConsumerGroupHeartbeat passes before its group is even
+// looked up (GroupCoordinatorService.consumerGroupHeartbeat runs
+// throwIfConsumerGroupHeartbeatRequestIsInvalid outside the write operation): a refusal here
+// never converts a classic group nor answers its parked requests.
+func ValidateHeartbeat(req impl.ConsumerGroupHeartbeatRequest) impl.ErrorCode {
+	return validateRequest(req)
 }
 
 // validateRequest is the request validation of docs/protocol.md §3.1 (the model has no

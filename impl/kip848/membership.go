@@ -74,7 +74,9 @@ func (g Group) resolveStatic(req impl.ConsumerGroupHeartbeatRequest, fresh impl.
 	if !held {
 		return g.resolveDynamic(req, fresh)
 	}
-	if old.MemberEpoch != impl.EpochTemporaryLeave {
+	if old.MemberEpoch != impl.EpochTemporaryLeave && !old.UsesClassicProtocol() {
+		// A classic holder is replaced whatever its epoch (getOrMaybeSubscribeStaticConsumerGroupMember
+		// checks throwIfInstanceIdIsUnreleased only between consumer-protocol members).
 		return joining{}, impl.UnreleasedInstanceID
 	}
 	id := req.MemberID
