@@ -153,7 +153,7 @@ var kip848EpochMonotonic = Property{
 var kip848CommitFencing = Property{
 	Name:      "kip848-commit-fencing",
 	Kind:      explorer.Always,
-	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation); under KIP-1251 (commit-epochs kip-1251, Kafka 4.3 on) at an older epoch too, for partitions it has held since that epoch",
+	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation); under KIP-1251 (the default, Kafka 4.3 on) at an older epoch too, for partitions it has held since that epoch; under commit-epochs exact (Kafka 4.0 to 4.2) only at its current epoch",
 	Source:    "docs/protocol.md §3.1 (OffsetCommit v9, STALE_MEMBER_EPOCH; KIP-1251), §3.9",
 	Applies:   func(c spec.Config) bool { return c.Commits && kip848Protocol(c) },
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
@@ -164,7 +164,7 @@ var kip848CommitFencing = Property{
 			}
 			m, ok := pre.Group.Member(c.MemberID)
 			epoch := impl.Epoch(c.Generation)
-			older := pre.Group.Config().AssignmentEpochCommits && epoch < m.MemberEpoch
+			older := pre.Group.Config().CommitRule == kip848.CommitAssignmentEpochs && epoch < m.MemberEpoch
 			if !ok || epoch != m.MemberEpoch && !older {
 				return fmt.Sprintf("commit of %s from %s epoch %d accepted, but the coordinator holds no such member at that epoch", c.Partitions, c.MemberID, c.Generation)
 			}

@@ -88,8 +88,8 @@ func TestLivenessMutants(t *testing.T) {
 		fault           impl.Fault
 		faulty, correct int
 	}{
-		{impl.FaultRecomputeWhileRevoking, 8206, 5326},
-		{impl.FaultInFlightStuckOnError, 1775, 5001},
+		{impl.FaultRecomputeWhileRevoking, 8326, 5446},
+		{impl.FaultInFlightStuckOnError, 1811, 5653},
 	} {
 		t.Run(tc.fault.String(), func(t *testing.T) {
 			m, _ := LookupMutant(tc.fault.String())
