@@ -153,32 +153,69 @@ var kip848EpochMonotonic = Property{
 var kip848CommitFencing = Property{
 	Name:      "kip848-commit-fencing",
 	Kind:      explorer.Always,
-	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation); under KIP-1251 (commit-epochs kip-1251, Kafka 4.3 on) at an older epoch too, for partitions it has held since that epoch",
+	Statement: "an accepted OffsetCommit comes from a member at its current epoch, for partitions it holds (assigned ∪ pending revocation); under KIP-1251 (the default, Kafka 4.3 on) at an older epoch too, for partitions it has held since that epoch; under commit-epochs exact (Kafka 4.0 to 4.2) only at its current epoch; and a commit the rule allows is not refused with STALE_MEMBER_EPOCH",
 	Source:    "docs/protocol.md §3.1 (OffsetCommit v9, STALE_MEMBER_EPOCH; KIP-1251), §3.9",
 	Applies:   func(c spec.Config) bool { return c.Commits && kip848Protocol(c) },
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		for _, e := range ev {
 			c, ok := e.(spec.CommitEvent)
-			if !ok || c.Error != impl.None {
+			if !ok {
 				continue
 			}
-			m, ok := pre.Group.Member(c.MemberID)
-			epoch := impl.Epoch(c.Generation)
-			older := pre.Group.Config().AssignmentEpochCommits && epoch < m.MemberEpoch
-			if !ok || epoch != m.MemberEpoch && !older {
-				return fmt.Sprintf("commit of %s from %s epoch %d accepted, but the coordinator holds no such member at that epoch", c.Partitions, c.MemberID, c.Generation)
+			why := ""
+			switch c.Error {
+			case impl.None:
+				why = acceptedCommitFenced(pre.Group, c)
+			case impl.StaleMemberEpoch:
+				why = refusedCommitAllowed(pre.Group, c)
 			}
-			if extra := c.Partitions.Minus(m.Holds()); !extra.IsEmpty() {
-				return fmt.Sprintf("commit of %s from %s epoch %d accepted, but it holds only %s at that epoch (%s is no longer its)", c.Partitions, c.MemberID, c.Generation, m.Holds(), extra)
-			}
-			for _, tp := range c.Partitions.Slice() {
-				if at, _ := m.AssignmentEpoch(tp); older && at > epoch {
-					return fmt.Sprintf("commit of %s from %s epoch %d accepted, but %s was assigned to it only at epoch %d", c.Partitions, c.MemberID, c.Generation, tp, at)
-				}
+			if why != "" {
+				return why
 			}
 		}
 		return ""
 	},
+}
+
+// acceptedCommitFenced is why an accepted commit should have been fenced, or "".
+func acceptedCommitFenced(g kip848.Group, c spec.CommitEvent) string {
+	m, ok := g.Member(c.MemberID)
+	epoch := impl.Epoch(c.Generation)
+	older := g.Config().CommitRule == kip848.CommitAssignmentEpochs && epoch < m.MemberEpoch
+	if !ok || epoch != m.MemberEpoch && !older {
+		return fmt.Sprintf("commit of %s from %s epoch %d accepted, but the coordinator holds no such member at that epoch", c.Partitions, c.MemberID, c.Generation)
+	}
+	if extra := c.Partitions.Minus(m.Holds()); !extra.IsEmpty() {
+		return fmt.Sprintf("commit of %s from %s epoch %d accepted, but it holds only %s at that epoch (%s is no longer its)", c.Partitions, c.MemberID, c.Generation, m.Holds(), extra)
+	}
+	for _, tp := range c.Partitions.Slice() {
+		if at, _ := m.AssignmentEpoch(tp); older && at > epoch {
+			return fmt.Sprintf("commit of %s from %s epoch %d accepted, but %s was assigned to it only at epoch %d", c.Partitions, c.MemberID, c.Generation, tp, at)
+		}
+	}
+	return ""
+}
+
+// refusedCommitAllowed is why a commit refused with STALE_MEMBER_EPOCH should have been
+// accepted, or "": it carries the member's epoch, or under KIP-1251 an older one at or after
+// which the member was assigned every partition in it (ConsumerGroup.validateOffsetCommit).
+func refusedCommitAllowed(g kip848.Group, c spec.CommitEvent) string {
+	m, ok := g.Member(c.MemberID)
+	epoch := impl.Epoch(c.Generation)
+	switch {
+	case !ok || epoch > m.MemberEpoch:
+		return ""
+	case epoch == m.MemberEpoch:
+		return fmt.Sprintf("commit of %s from %s epoch %d refused STALE_MEMBER_EPOCH, but that is the member's epoch", c.Partitions, c.MemberID, c.Generation)
+	case g.Config().CommitRule != kip848.CommitAssignmentEpochs:
+		return ""
+	}
+	for _, tp := range c.Partitions.Slice() {
+		if at, held := m.AssignmentEpoch(tp); !held || at > epoch {
+			return ""
+		}
+	}
+	return fmt.Sprintf("commit of %s from %s epoch %d refused STALE_MEMBER_EPOCH, but under KIP-1251 it is allowed: the member, at epoch %d, was assigned each of them at or before %d", c.Partitions, c.MemberID, c.Generation, m.MemberEpoch, c.Generation)
 }
 
 // ConvergedKIP848 reports whether a KIP-848 group has converged: the group is STABLE (every

@@ -88,8 +88,8 @@ func TestLivenessMutants(t *testing.T) {
 		fault           impl.Fault
 		faulty, correct int
 	}{
-		{impl.FaultRecomputeWhileRevoking, 8206, 5326},
-		{impl.FaultInFlightStuckOnError, 1775, 5001},
+		{impl.FaultRecomputeWhileRevoking, 8326, 5446},
+		{impl.FaultInFlightStuckOnError, 1811, 5653},
 	} {
 		t.Run(tc.fault.String(), func(t *testing.T) {
 			m, _ := LookupMutant(tc.fault.String())
@@ -258,11 +258,14 @@ func TestPropertiesApplyToTheirProtocol(t *testing.T) {
 	}
 }
 
-// TestKIP848CommitFencingKIP1251: under KIP-1251 (commit-epochs kip-1251) a commit accepted
-// at an epoch older than the member's must be for partitions it has held since that epoch
-// (docs/protocol.md §3.1); one assigned to it later is a violation.
+// TestKIP848CommitFencingKIP1251: under KIP-1251 (the default) a commit accepted at an epoch
+// older than the member's must be for partitions it has held since that epoch
+// (docs/protocol.md §3.1); one assigned to it later is a violation. And a commit the rule
+// allows must not be refused: refused at the epoch a partition was assigned at, it is a
+// violation under KIP-1251 and not under commit-epochs exact (where only the member's own
+// epoch is allowed, and refusing that is one under both).
 func TestKIP848CommitFencingKIP1251(t *testing.T) {
-	w := find(t, config(t, twoKIP848+"commits on\ncommit-epochs kip-1251\n"), func(w spec.World) bool {
+	w := find(t, config(t, twoKIP848+"commits on\n"), func(w spec.World) bool {
 		if !ConvergedKIP848(&w) {
 			return false
 		}
@@ -276,8 +279,10 @@ func TestKIP848CommitFencingKIP1251(t *testing.T) {
 		return false
 	})
 	p, _ := Lookup("kip848-commit-fencing")
+	older := false
 	for _, m := range w.Group.Members() {
 		for _, a := range m.AssignedAt {
+			older = older || a.Epoch < m.MemberEpoch
 			commit := func(epoch impl.Epoch) []spec.Event {
 				return []spec.Event{spec.CommitEvent{MemberID: m.ID, Generation: impl.Generation(epoch), Partitions: a.Partitions}}
 			}
@@ -287,6 +292,31 @@ func TestKIP848CommitFencingKIP1251(t *testing.T) {
 			if why := p.Step(&w, commit(a.Epoch-1), &w); a.Epoch > 1 && !strings.Contains(why, "was assigned to it only at epoch") {
 				t.Errorf("%s's commit of %s at epoch %d, before it was assigned them at %d: reason %q", m.ID, a.Partitions, a.Epoch-1, a.Epoch, why)
 			}
+			refused := func(epoch impl.Epoch) []spec.Event {
+				return []spec.Event{spec.CommitEvent{MemberID: m.ID, Generation: impl.Generation(epoch), Partitions: a.Partitions, Error: impl.StaleMemberEpoch}}
+			}
+			if why := p.Step(&w, refused(a.Epoch), &w); a.Epoch < m.MemberEpoch && !strings.Contains(why, "under KIP-1251 it is allowed") {
+				t.Errorf("%s's commit of %s at epoch %d, where it was assigned them, refused: reason %q", m.ID, a.Partitions, a.Epoch, why)
+			}
+			if why := p.Step(&w, refused(m.MemberEpoch), &w); !strings.Contains(why, "that is the member's epoch") {
+				t.Errorf("%s's commit at its own epoch %d refused: reason %q", m.ID, m.MemberEpoch, why)
+			}
+			if why := p.Step(&w, refused(a.Epoch-1), &w); a.Epoch > 1 && why != "" {
+				t.Errorf("%s's commit of %s at epoch %d, before it was assigned them, refused: flagged %q", m.ID, a.Partitions, a.Epoch-1, why)
+			}
+		}
+	}
+	if !older {
+		t.Fatal("no member holds a partition from an epoch older than its own: the refusal case is not exercised")
+	}
+	// Under the rule of Kafka 4.0 to 4.2 refusing an older epoch is right.
+	x := find(t, config(t, twoKIP848+"commits on\ncommit-epochs exact\n"), func(w spec.World) bool {
+		return ConvergedKIP848(&w) && w.Group.GroupEpoch() > 1
+	})
+	for _, m := range x.Group.Members() {
+		ev := []spec.Event{spec.CommitEvent{MemberID: m.ID, Generation: impl.Generation(m.MemberEpoch - 1), Partitions: m.Holds(), Error: impl.StaleMemberEpoch}}
+		if why := p.Step(&x, ev, &x); why != "" {
+			t.Errorf("exact: %s's commit at epoch %d refused: flagged %q", m.ID, m.MemberEpoch-1, why)
 		}
 	}
 }

@@ -27,7 +27,7 @@ member-ids %s
 	for _, tc := range []struct {
 		ids      string
 		distinct int64
-	}{{"server", 11726}, {"client", 2407}} {
+	}{{"server", 12794}, {"client", 2483}} {
 		t.Run(tc.ids, func(t *testing.T) {
 			c := config(t, fmt.Sprintf(world, tc.ids))
 			r := exhaust(t, c, tc.distinct)

@@ -220,7 +220,7 @@ var Mutants = []Mutant{
 		// UNREVOKED_PARTITIONS ignoring the acknowledgement its request carried; the client
 		// does not resend it, so a's record keeps the revoked partition forever, the new owner
 		// waits in UNRELEASED_PARTITIONS, and the re-armed timer never fences a.
-		// The coordinator still enforces a single holder: 720 of 8,206 worlds can never
+		// The coordinator still enforces a single holder: 720 of 8,326 worlds can never
 		// converge, ending in a dead end. kip848-revocation-timer sees the reset timer at once
 		// (10 steps: a revokes t-0 at epoch 1 under a timer armed for epoch 3).
 		World:   worlds.MustText("mutants/recompute-while-revoking"),

@@ -19,7 +19,7 @@ func TestPausedMember(t *testing.T) {
 	}{
 		{"classic", twoMembers + "budget pauses=1\n", 54237, []string{"exclusive-ownership-strict"},
 			[]string{"exclusive-ownership", "no-handover-while-owned", "lost-only-after-membership-lost", "fenced-reachable"}},
-		{"KIP-848", twoKIP848 + "budget pauses=1\n", 2542, []string{"kip848-exclusive-ownership-strict"},
+		{"KIP-848", twoKIP848 + "budget pauses=1\n", 2794, []string{"kip848-exclusive-ownership-strict"},
 			[]string{"kip848-exclusive-ownership", "kip848-partition-epochs", "kip848-epoch-monotonic"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,7 +7,11 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 )
+
+// commitEpochsClassic is why commit-epochs is refused outside protocol consumer.
+const commitEpochsClassic = "a rule of the KIP-848 coordinator (protocol consumer); a classic commit carries the generation"
 
 // Config is one closed world: the group's members, the cluster, the protocol variants, and the
 // budgets that bound the environment. A Config is validated strictly by Validate: a bad field is
@@ -37,11 +41,11 @@ type Config struct {
 	// KIP-848 client generates its member id at start (slot name # incarnation) and sends it
 	// with its first heartbeat, instead of learning it from the coordinator's first answer.
 	ClientMemberIDs bool
-	// AssignmentEpochCommits is `commit-epochs kip-1251` (protocol consumer only): the
-	// coordinator accepts a commit at an epoch older than the member's for partitions it was
-	// assigned at or before that epoch (KIP-1251, Kafka 4.3 on). The default, `commit-epochs
-	// exact`, is Kafka up to 4.2: only the member's epoch.
-	AssignmentEpochCommits bool
+	// CommitRule is `commit-epochs` (protocol consumer only): the KIP-848 coordinator's rule
+	// for a commit's member epoch. The default, `commit-epochs kip-1251` (Kafka 4.3 on), also
+	// accepts an epoch older than the member's for partitions it was assigned at or before
+	// that epoch; `commit-epochs exact` is Kafka 4.0 to 4.2: only the member's epoch.
+	CommitRule kip848.CommitRule
 	// MaxSize is `group-max-size`: the coordinator's group.max.size (classic) or
 	// group.consumer.max.size (KIP-848); 0 is unlimited.
 	MaxSize int
@@ -161,8 +165,8 @@ func (c Config) Validate() error {
 	if c.OnFatal != consumer.FatalStops && c.ConsumerProtocol {
 		return fmt.Errorf("on-fatal %s: the reaction of a classic client (a KIP-848 member's FATAL state is not modelled as recoverable)", c.OnFatal)
 	}
-	if c.AssignmentEpochCommits && !c.ConsumerProtocol {
-		return fmt.Errorf("commit-epochs kip-1251: KIP-1251 is a rule of the KIP-848 coordinator (protocol consumer); a classic commit carries the generation")
+	if c.CommitRule != kip848.CommitAssignmentEpochs && !c.ConsumerProtocol {
+		return fmt.Errorf("commit-epochs %s: %s", c.CommitRule, commitEpochsClassic)
 	}
 	if c.ClientMemberIDs && !c.ConsumerProtocol {
 		return fmt.Errorf("member-ids client: KIP-1082 is for protocol consumer (a classic member gets its id from MEMBER_ID_REQUIRED)")

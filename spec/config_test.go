@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/impl/kip848client"
 )
 
@@ -61,8 +62,10 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 		{"client member ids under classic", base + "member-ids client\n", "member-ids client: KIP-1082 is for protocol consumer"},
 		{"bad fatal reaction", base + "on-fatal retry\n", `on-fatal: "retry" is not stop or poll-again`},
 		{"bad member ids", base + "member-ids uuid\n", `member-ids: "uuid" is not one of client, server`},
-		{"KIP-1251 under classic", base + "commit-epochs kip-1251\n", "commit-epochs kip-1251: KIP-1251 is a rule of the KIP-848 coordinator"},
-		{"bad commit epochs", base + "commit-epochs loose\n", `commit-epochs: "loose" is not one of exact, kip-1251`},
+		// The default's name too: a classic world has no commit rule to name.
+		{"KIP-1251 under classic", base + "commit-epochs kip-1251\n", ":7: commit-epochs kip-1251: a rule of the KIP-848 coordinator"},
+		{"exact under classic", base + "commit-epochs exact\n", ":7: commit-epochs exact: a rule of the KIP-848 coordinator"},
+		{"bad commit epochs", base + "commit-epochs loose\n", `commit-epochs: "loose" is not kip-1251 (Kafka 4.3 on) or exact (Kafka 4.0 to 4.2)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig("x.conf", strings.NewReader(tc.text))
@@ -112,9 +115,19 @@ func TestParseConfigConsumerProtocolErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || !c.ClientMemberIDs || !c.AssignmentEpochCommits || strings.Contains(c.Format(), "version") ||
-		!strings.Contains(c.Format(), "member-ids client\n") || !strings.Contains(c.Format(), "commit-epochs kip-1251\n") {
+	// commit-epochs kip-1251 is the default, which Format leaves out.
+	if !c.ConsumerProtocol || c.Budget.RebalanceTimeouts != 1 || !c.ClientMemberIDs || c.CommitRule != kip848.CommitAssignmentEpochs || strings.Contains(c.Format(), "version") ||
+		!strings.Contains(c.Format(), "member-ids client\n") || strings.Contains(c.Format(), "commit-epochs") {
 		t.Errorf("parsed %+v, formatted:\n%s", c, c.Format())
+	}
+	// The rule of Kafka 4.0 to 4.2 is written out and round-trips.
+	exact, err := ParseConfig("exact", strings.NewReader(base+"commit-epochs exact\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseConfig("back", strings.NewReader(exact.Format()))
+	if err != nil || exact.CommitRule != kip848.CommitExactEpoch || back.CommitRule != kip848.CommitExactEpoch || !strings.Contains(exact.Format(), "commit-epochs exact\n") {
+		t.Errorf("commit-epochs exact: %s, back %s (%v), formatted:\n%s", exact.CommitRule, back.CommitRule, err, exact.Format())
 	}
 }
 

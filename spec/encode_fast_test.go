@@ -58,7 +58,7 @@ member b topics=t static join-version=5
 budget session-timeouts=1 lost-responses=1
 commits librdkafka
 `,
-		"kip848-kip1251": `
+		"kip848-exact": `
 protocol consumer
 consumer kafka
 coordinator kafka
@@ -68,7 +68,7 @@ member a topics=t
 member b topics=t static
 budget crashes=1 restarts=1 lost-responses=1
 commits on
-commit-epochs kip-1251
+commit-epochs exact
 `,
 		"kip848-client-ids": `
 protocol consumer

@@ -11,6 +11,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 )
 
 // ParseConfig reads a world from the groupcheck config format, one directive a line:
@@ -63,11 +64,12 @@ import (
 //	                                          hold and react to the answers as those
 //	                                          clients do (consumer.CommitPolicy);
 //	                                          classic only
-//	commit-epochs exact | kip-1251            protocol consumer only; default exact: a
-//	                                          commit carries the member's epoch (Kafka up
-//	                                          to 4.2); kip-1251 (Kafka 4.3 on): an older
-//	                                          epoch is accepted for partitions held since
-//	                                          it (docs/protocol.md §3.1)
+//	commit-epochs kip-1251 | exact            protocol consumer only; default kip-1251
+//	                                          (Kafka 4.3 on): a commit at an epoch older
+//	                                          than the member's is accepted for partitions
+//	                                          held since it; exact (Kafka 4.0 to 4.2): a
+//	                                          commit carries the member's epoch
+//	                                          (docs/protocol.md §3.1)
 //	on-fatal    stop | poll-again             default stop: a classic member whose poll
 //	                                          throws a fatal error stops for good;
 //	                                          poll-again: the application catches it and
@@ -118,6 +120,10 @@ func ParseConfig(name string, r io.Reader) (Config, error) {
 		if p.seen[d] == 0 {
 			return Config{}, fmt.Errorf("%s: missing required directive %q", name, d)
 		}
+	}
+	if p.seen["commit-epochs"] > 0 && !p.cfg.ConsumerProtocol {
+		// Also the default's name: a classic world has no commit-epochs at all.
+		return Config{}, fmt.Errorf("%s:%d: commit-epochs %s: %s", name, p.lines["commit-epochs"], p.cfg.CommitRule, commitEpochsClassic)
 	}
 	if p.cfg.ConsumerProtocol && len(classicKeys) > 0 {
 		return Config{}, fmt.Errorf("%s: classic-protocol only (protocol consumer has no JoinGroup subscription, versions or client assignors)", classicKeys[0])
@@ -257,7 +263,12 @@ func (p *parser) directive(f []string) error {
 		})
 	case "commit-epochs":
 		return one(d, args, func(v string) error {
-			return choose(d, v, &p.cfg.AssignmentEpochCommits, map[string]bool{"exact": false, "kip-1251": true})
+			r, ok := kip848.ParseCommitRule(v)
+			if !ok {
+				return fmt.Errorf("commit-epochs: %q is not kip-1251 (Kafka 4.3 on) or exact (Kafka 4.0 to 4.2)", v)
+			}
+			p.cfg.CommitRule = r
+			return nil
 		})
 	case "member-ids":
 		return one(d, args, func(v string) error {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 )
 
 // Format writes the config in the config-file format that ParseConfig reads, every directive
@@ -36,8 +37,8 @@ func (c Config) Format() string {
 	if c.ClientMemberIDs {
 		b.WriteString("member-ids client\n")
 	}
-	if c.AssignmentEpochCommits {
-		b.WriteString("commit-epochs kip-1251\n")
+	if c.CommitRule != kip848.CommitAssignmentEpochs {
+		fmt.Fprintf(&b, "commit-epochs %s\n", c.CommitRule)
 	}
 	if c.MaxSize > 0 {
 		fmt.Fprintf(&b, "group-max-size %d\n", c.MaxSize)

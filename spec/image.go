@@ -313,7 +313,7 @@ func (r renamer) group(e *encoder, g kip848.Group) {
 	e.string(cfg.Assignor)
 	e.uint(uint64(cfg.Faults))
 	e.int(int64(cfg.MaxSize))
-	e.bool(cfg.AssignmentEpochCommits)
+	e.int(int64(cfg.CommitRule))
 	e.int(int64(cfg.MigrationPolicy))
 	e.int(int64(cfg.ClassicMaxSize))
 	e.epoch(g.GroupEpoch())

@@ -44,7 +44,7 @@ func (w World) initConsumerProtocol() World {
 	if assignor == "any" {
 		assignor = kip848.AssignorUniform // never run: every recomputation goes through assign
 	}
-	w.Group = kip848.New(kip848.Config{Variant: c.Consumer, Assignor: assignor, Faults: c.Faults, MaxSize: c.MaxSize, AssignmentEpochCommits: c.AssignmentEpochCommits}, w.Cluster)
+	w.Group = kip848.New(kip848.Config{Variant: c.Consumer, Assignor: assignor, Faults: c.Faults, MaxSize: c.MaxSize, CommitRule: c.CommitRule}, w.Cluster)
 	st := stepper{w: w}
 	for i, m := range c.Members {
 		if !m.Absent {

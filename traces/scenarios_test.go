@@ -170,6 +170,15 @@ func TestScenarioStories(t *testing.T) {
 		{file: "scenarios/kip1082-first-response-lost-client.trace", want: []string{"lose-response a",
 			"a -> coord: ConsumerGroupHeartbeat member=a#1 epoch=0", "a: on-partitions-assigned (t-0)", "check\n----\nok"},
 			notWant: []string{"a#2"}},
+		// Reference: KIP-1251, docs/protocol.md §3.1 — a commit at epoch 1 reaches the
+		// coordinator after a moved to epoch 3 still holding its partitions: accepted from
+		// Kafka 4.3, refused by Kafka 4.0 to 4.2 (TestKIP1251Scenario).
+		{file: "scenarios/kip1251-older-epoch-commit.trace", want: []string{"a -> coord: OffsetCommit member=a#1 gen=1 partitions=(t-0 t-1)",
+			"session-expiry b#1", "members=(a#1{STABLE e=3 prev=1 assigned=(t-0 t-1) topics=(t) at1=(t-0 t-1)})",
+			"coord: commit (t-0 t-1) from a#1 gen 1: NONE", "check\n----\nok"}, notWant: []string{"STALE_MEMBER_EPOCH"}},
+		{file: "scenarios/kip1251-older-epoch-commit-exact.trace", want: []string{"commit-epochs exact", "a -> coord: OffsetCommit member=a#1 gen=1 partitions=(t-0 t-1)",
+			"session-expiry b#1", "members=(a#1{STABLE e=3 prev=1 assigned=(t-0 t-1) topics=(t)})",
+			"coord: commit (t-0 t-1) from a#1 gen 1: STALE_MEMBER_EPOCH", "check\n----\nok"}},
 		// Reference: KIP-1082 — a close before the first answer: no leave without an id.
 		{file: "scenarios/kip1082-close-before-id-server.trace", want: []string{"leave a", "member=\"\" epoch=-1",
 			"session-expiry a#1", "b: on-partitions-assigned (t-0 t-1)", "check\n----\nok"},

@@ -11,7 +11,7 @@ import (
 // so; it refuses the reductions whose fingerprints are not the plain encoder's.
 func TestCheckEncoding(t *testing.T) {
 	var out, errb bytes.Buffer
-	for _, world := range [][]string{{"--preset", "static-slow-rejoin"}, {"--config", "../../worlds/tests/two-kip848-crash-commits-kip1251.conf"}} {
+	for _, world := range [][]string{{"--preset", "static-slow-rejoin"}, {"--config", "../../worlds/tests/two-kip848-crash-commits.conf"}} {
 		out.Reset()
 		if code := run(append([]string{"explore", "--check-encoding", "--json"}, world...), &out, &errb); code != 0 {
 			t.Fatalf("%s: exit %d: %s", world[1], code, errb.String())

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -14,7 +15,9 @@ import (
 //
 //	world NAME        one of the probe's worlds (go run . -worlds list)
 //	commit-epochs R   the reference coordinator's commit rule, when not exact (kip-1251:
-//	                  Kafka 4.3 on; docs/protocol.md §3.1); right after world
+//	                  Kafka 4.3 on; docs/protocol.md §3.1); right after world. Without
+//	                  it the rule is exact (Kafka 4.0 to 4.2, kfake), whatever spec's
+//	                  default, so that a file keeps the rule it ran under
 //	target TEXT       what the schedule was built to reach (free text)
 //	ACTION            the reference world's actions in spec's text form, in order
 func (s schedule) write(w io.Writer, cfg *spec.Config, note []string) error {
@@ -24,8 +27,8 @@ func (s schedule) write(w io.Writer, cfg *spec.Config, note []string) error {
 		b.WriteString("# " + l + "\n")
 	}
 	fmt.Fprintf(&b, "world %s\n", s.World)
-	if cfg.AssignmentEpochCommits {
-		b.WriteString("commit-epochs " + ruleKIP1251 + "\n")
+	if cfg.ConsumerProtocol && cfg.CommitRule != kip848.CommitExactEpoch {
+		b.WriteString("commit-epochs " + cfg.CommitRule.String() + "\n")
 	}
 	fmt.Fprintf(&b, "target %s\n", s.Target)
 	for _, a := range s.Actions {
@@ -48,7 +51,7 @@ func readSchedule(name string, r io.Reader) (schedule, spec.Config, error) {
 		word, rest, _ := strings.Cut(text, " ")
 		switch {
 		case word == "world" && s.World == "":
-			_, c, err := lookupWorld(rest)
+			_, c, err := lookupWorldRule(rest, ruleExact)
 			if err != nil {
 				return s, cfg, fmt.Errorf("%s:%d: %w", name, line, err)
 			}

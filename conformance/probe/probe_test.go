@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -206,12 +207,20 @@ func TestCommitRule(t *testing.T) {
 	if _, err := commitRuleFor("four"); err == nil {
 		t.Error("a version that is not one was taken")
 	}
-	_, cfg, err := lookupWorldRule("kip848-two", ruleKIP1251)
-	if err != nil || !cfg.AssignmentEpochCommits {
-		t.Fatalf("kip848-two under kip-1251: %v, %v", cfg.AssignmentEpochCommits, err)
+	for _, rule := range []kip848.CommitRule{kip848.CommitExactEpoch, kip848.CommitAssignmentEpochs} {
+		if _, c, err := lookupWorldRule("kip848-two", rule.String()); err != nil || c.CommitRule != rule {
+			t.Errorf("kip848-two under %s: %s, %v", rule, c.CommitRule, err)
+		}
 	}
-	if _, c, _ := lookupWorldRule("eager-two", ruleKIP1251); c.AssignmentEpochCommits {
-		t.Error("a classic world took the KIP-848 commit rule")
+	if _, c, err := lookupWorldRule("eager-two", ruleExact); err != nil || c.CommitRule != kip848.CommitAssignmentEpochs || c.Validate() != nil {
+		t.Errorf("a classic world took the KIP-848 commit rule: %s, %v", c.CommitRule, err)
+	}
+	if _, _, err := lookupWorldRule("kip848-two", "exactly"); err == nil {
+		t.Error("an unknown rule was taken")
+	}
+	_, cfg, err := lookupWorldRule("kip848-two", ruleKIP1251)
+	if err != nil {
+		t.Fatal(err)
 	}
 	e := explore("kip848-two", cfg, 100000)
 	sch := e.covering()
@@ -222,8 +231,14 @@ func TestCommitRule(t *testing.T) {
 	if err := sch[0].write(&b, &cfg, nil); err != nil {
 		t.Fatal(err)
 	}
+	text := b.String()
 	_, back, err := readSchedule("s", &b)
-	if err != nil || !back.AssignmentEpochCommits {
-		t.Errorf("the schedule file lost its rule (%v):\n%s", err, b.String())
+	if err != nil || back.CommitRule != kip848.CommitAssignmentEpochs {
+		t.Errorf("the schedule file lost its rule (%v):\n%s", err, text)
+	}
+	// A file without the directive ran under the exact rule (kfake, Kafka up to 4.2).
+	noRule := strings.Replace(text, "commit-epochs kip-1251\n", "", 1)
+	if _, back, err := readSchedule("s", strings.NewReader(noRule)); err != nil || back.CommitRule != kip848.CommitExactEpoch {
+		t.Errorf("a schedule without commit-epochs: %s (%v), want exact", back.CommitRule, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/groupcheck/groupcheck/impl/kip848"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -137,15 +138,16 @@ budget joins=1 session-timeouts=1 rebalance-timeouts=1
 // shortWorlds are the worlds of the CI short form (go test -short).
 var shortWorlds = []string{"eager-one", "eager-two", "static-twins", "timers-one", "kip848-one", "kip848-two"}
 
-// The reference coordinator's commit rules (spec's commit-epochs): exact, Kafka up to 4.2,
-// the default; KIP-1251's, Kafka 4.3 on.
-const (
-	ruleExact   = "exact"
-	ruleKIP1251 = "kip-1251"
+// The reference coordinator's commit rules (spec's commit-epochs, kip848.CommitRule): exact,
+// Kafka 4.0 to 4.2 and kfake; KIP-1251's, Kafka 4.3 on (spec's default).
+var (
+	ruleExact   = kip848.CommitExactEpoch.String()
+	ruleKIP1251 = kip848.CommitAssignmentEpochs.String()
 )
 
-// commitRuleFor is the commit rule of a Kafka version ("4.4.0"; "" for kfake, whose rule is
-// the reference's default): KIP-1251's from 4.3 on.
+// commitRuleFor is the commit rule of a Kafka version ("4.4.0"; "" for kfake, probed under
+// the exact rule): KIP-1251's from 4.3 on. The probe never takes spec's default: it names
+// the rule of the broker it probes.
 func commitRuleFor(version string) (string, error) {
 	if version == "" {
 		return ruleExact, nil
@@ -160,16 +162,23 @@ func commitRuleFor(version string) (string, error) {
 	return ruleExact, nil
 }
 
-// lookupWorldRule is lookupWorld under a commit rule; a classic world has only one.
+// lookupWorldRule is lookupWorld under a commit rule (ruleExact or ruleKIP1251; "" is
+// ruleExact); a classic world has none.
 func lookupWorldRule(name, rule string) (world, spec.Config, error) {
 	w, cfg, err := lookupWorld(name)
-	if err != nil || rule == ruleExact || rule == "" {
+	if err != nil {
 		return w, cfg, err
 	}
-	if rule != ruleKIP1251 {
+	if rule == "" {
+		rule = ruleExact
+	}
+	r, ok := kip848.ParseCommitRule(rule)
+	if !ok {
 		return w, cfg, fmt.Errorf("commit-epochs %q: not %s or %s", rule, ruleExact, ruleKIP1251)
 	}
-	cfg.AssignmentEpochCommits = cfg.ConsumerProtocol
+	if cfg.ConsumerProtocol {
+		cfg.CommitRule = r
+	}
 	return w, cfg, nil
 }
 

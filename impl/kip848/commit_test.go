@@ -6,9 +6,12 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
+// TestOffsetCommit is the rule of Kafka 4.0 to 4.2 (CommitExactEpoch); KIP-1251's older
+// epochs are TestOffsetCommitAssignmentEpochs.
 func TestOffsetCommit(t *testing.T) {
-	g := revoking(t, Config{}) // a at 1 (UNREVOKED, previous 1), b at 2
-	empty := New(Config{}, cluster)
+	exact := Config{CommitRule: CommitExactEpoch}
+	g := revoking(t, exact) // a at 1 (UNREVOKED, previous 1), b at 2
+	empty := New(exact, cluster)
 	for _, tc := range []struct {
 		name string
 		g    Group
@@ -55,7 +58,7 @@ func TestOffsetCommitAssignmentEpochs(t *testing.T) {
 		g, _ = step(t, g, hb("b", 2, owned("")), "")
 		return g
 	}
-	g := run(Config{AssignmentEpochCommits: true})
+	g := run(Config{})
 	a, b := member(t, g, "a"), member(t, g, "b")
 	if a.MemberEpoch != 2 || b.MemberEpoch != 2 || !b.AssignedPartitions.Equal(ps("t-0 t-1")) {
 		t.Fatalf("setup: %s", g)
@@ -67,7 +70,7 @@ func TestOffsetCommitAssignmentEpochs(t *testing.T) {
 	if e, ok := b.AssignmentEpoch(impl.TP("t", 0)); !ok || e != 2 {
 		t.Errorf("b's t-0 assigned at %d (held %v), want 2", e, ok)
 	}
-	exact := run(Config{})
+	exact := run(Config{CommitRule: CommitExactEpoch})
 	if m := member(t, exact, "a"); m.AssignedAt != nil {
 		t.Errorf("without KIP-1251 the member keeps assignment epochs: %s", m)
 	}
@@ -89,14 +92,14 @@ func TestOffsetCommitAssignmentEpochs(t *testing.T) {
 		}{{g, tc.kip1251}, {exact, tc.up}} {
 			_, out := c.g.OffsetCommit(tc.req)
 			if got := out[0].Response.Code(); got != c.want {
-				t.Errorf("%s (KIP-1251 %v): %s, want %s", tc.name, c.g.Config().AssignmentEpochCommits, got, c.want)
+				t.Errorf("%s (%s): %s, want %s", tc.name, c.g.Config().CommitRule, got, c.want)
 			}
 		}
 		// The group run with the rule answers as either coordinator would.
-		for kip1251, want := range map[bool]impl.ErrorCode{true: tc.kip1251, false: tc.up} {
-			ng, out := g.OffsetCommitUnder(tc.req, kip1251)
-			if got := out[0].Response.Code(); got != want || !ng.Config().AssignmentEpochCommits {
-				t.Errorf("%s: OffsetCommitUnder(KIP-1251 %v): %s, want %s", tc.name, kip1251, got, want)
+		for rule, want := range map[CommitRule]impl.ErrorCode{CommitAssignmentEpochs: tc.kip1251, CommitExactEpoch: tc.up} {
+			ng, out := g.OffsetCommitUnder(tc.req, rule)
+			if got := out[0].Response.Code(); got != want || ng.Config().CommitRule != CommitAssignmentEpochs {
+				t.Errorf("%s: OffsetCommitUnder(%s): %s, want %s", tc.name, rule, got, want)
 			}
 		}
 	}
@@ -105,7 +108,7 @@ func TestOffsetCommitAssignmentEpochs(t *testing.T) {
 // TestAssignmentEpochsFollowHoldings: a partition pending revocation keeps its epoch until
 // the member lets it go; what a member newly holds takes the epoch it moved to.
 func TestAssignmentEpochsFollowHoldings(t *testing.T) {
-	g := revoking(t, Config{AssignmentEpochCommits: true})
+	g := revoking(t, Config{})
 	a := member(t, g, "a")
 	if e, ok := a.AssignmentEpoch(impl.TP("t", 1)); !ok || e != 1 || !a.PartitionsPendingRevocation.Contains(impl.TP("t", 1)) {
 		t.Fatalf("a revoking t-1: epoch %d held %v: %s", e, ok, a)
@@ -113,5 +116,21 @@ func TestAssignmentEpochsFollowHoldings(t *testing.T) {
 	g, _ = step(t, g, hb("a", 1, owned("t-2 t-3")), "")
 	if _, ok := member(t, g, "a").AssignmentEpoch(impl.TP("t", 1)); ok {
 		t.Errorf("a still has an assignment epoch for t-1 it released: %s", member(t, g, "a"))
+	}
+}
+
+// TestCommitRuleNames: each rule's config-file name parses back to it (spec's commit-epochs;
+// docs/protocol.md §3.1), and an unknown name is refused.
+func TestCommitRuleNames(t *testing.T) {
+	for _, r := range []CommitRule{CommitAssignmentEpochs, CommitExactEpoch} {
+		if got, ok := ParseCommitRule(r.String()); !ok || got != r {
+			t.Errorf("ParseCommitRule(%q) = %v, %v", r.String(), got, ok)
+		}
+	}
+	if r, ok := ParseCommitRule("kip-848"); ok {
+		t.Errorf("ParseCommitRule(kip-848) = %v, want refused", r)
+	}
+	if CommitRule(7).String() != "invalid-commit-rule" {
+		t.Errorf("CommitRule(7) = %q", CommitRule(7).String())
 	}
 }

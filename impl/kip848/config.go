@@ -17,11 +17,10 @@ type Config struct {
 	Faults impl.Faults
 	// MaxSize is group.consumer.max.size; 0 means unlimited. Reference: docs/protocol.md §3.3 step 2.
 	MaxSize int
-	// AssignmentEpochCommits is KIP-1251's commit rule (KAFKA-20066, Kafka 4.3 on): a commit
-	// at an epoch older than the member's is accepted for partitions the member was assigned
-	// at or before that epoch. Off, a commit must carry the member's epoch exactly, as Kafka
-	// up to 4.2. Reference: docs/protocol.md §3.1 (OffsetCommit).
-	AssignmentEpochCommits bool
+	// CommitRule is how an OffsetCommit's member epoch is validated: KIP-1251's assignment
+	// epochs (the zero value, Kafka 4.3 on) or the exact epoch of Kafka 4.0 to 4.2.
+	// Reference: docs/protocol.md §3.1 (OffsetCommit).
+	CommitRule CommitRule
 	// MigrationPolicy is group.consumer.migration.policy: whether classic members may join
 	// and when the group converts to and from a classic group (policy.go, migration.go).
 	MigrationPolicy MigrationPolicy
@@ -29,6 +28,46 @@ type Config struct {
 	// members stays a consumer group. 0 means unlimited.
 	ClassicMaxSize int
 }
+
+// CommitRule is the coordinator's rule for the member epoch an OffsetCommit carries.
+type CommitRule int8
+
+const (
+	// CommitAssignmentEpochs is KIP-1251's rule (KAFKA-20066, Kafka 4.3 on): a commit at an
+	// epoch older than the member's is accepted for partitions the member was assigned at or
+	// before that epoch (ConsumerGroup.validateOffsetCommit, createAssignmentEpochValidator).
+	// It is the zero value: the current Kafka's rule. Each member then keeps the epoch it was
+	// assigned each partition at (Member.AssignedAt).
+	CommitAssignmentEpochs CommitRule = iota
+	// CommitExactEpoch is the rule of Kafka 4.0 to 4.2: a commit must carry the member's
+	// epoch exactly (ConsumerGroup.validateOffsetCommit → validateMemberEpoch).
+	CommitExactEpoch
+)
+
+// commitRuleNames are the rules' names in the config-file format (spec's commit-epochs).
+var commitRuleNames = [...]string{CommitAssignmentEpochs: "kip-1251", CommitExactEpoch: "exact"}
+
+// String is the rule's name in the config-file format: kip-1251 or exact.
+func (r CommitRule) String() string {
+	if r < 0 || int(r) >= len(commitRuleNames) {
+		return "invalid-commit-rule"
+	}
+	return commitRuleNames[r]
+}
+
+// ParseCommitRule is the rule a name (CommitRule.String) stands for.
+func ParseCommitRule(s string) (CommitRule, bool) {
+	for r, name := range commitRuleNames {
+		if name == s {
+			return CommitRule(r), true
+		}
+	}
+	return 0, false
+}
+
+// KeepsAssignmentEpochs reports whether the rule reads the epoch each partition was assigned
+// at, so that members must keep it.
+func (r CommitRule) KeepsAssignmentEpochs() bool { return r == CommitAssignmentEpochs }
 
 // The server-side assignors (group.consumer.assignors; docs/protocol.md §3.3 step 5).
 const (

@@ -171,7 +171,7 @@ func (g Group) AppendCanonical(buf []byte, epoch func([]byte, impl.Epoch) []byte
 	buf = impl.AppendString(buf, g.cfg.Assignor)
 	buf = binary.AppendUvarint(buf, uint64(g.cfg.Faults))
 	buf = binary.AppendVarint(buf, int64(g.cfg.MaxSize))
-	buf = append(buf, boolByte(g.cfg.AssignmentEpochCommits))
+	buf = binary.AppendVarint(buf, int64(g.cfg.CommitRule))
 	buf = binary.AppendVarint(buf, int64(g.cfg.MigrationPolicy))
 	buf = binary.AppendVarint(buf, int64(g.cfg.ClassicMaxSize))
 	buf = epoch(buf, g.groupEpoch)

@@ -39,7 +39,7 @@ type Member struct {
 	// target epoch the pending revocation was computed for. Always 0 otherwise.
 	RevocationTargetEpoch impl.Epoch
 	// AssignedAt is the assignment epoch of every partition the member holds (assigned or
-	// pending revocation), kept only under Config.AssignmentEpochCommits (nil otherwise):
+	// pending revocation), kept only under CommitAssignmentEpochs (nil under CommitExactEpoch):
 	// the target epoch at which it was given the partition (ConsumerGroupMember's
 	// per-partition epochs, set by CurrentAssignmentBuilder.computeNextAssignment), in
 	// ascending epoch order, each partition once.
@@ -62,7 +62,7 @@ type PartitionsAt struct {
 }
 
 // AssignmentEpoch is the epoch at which the member was assigned tp (KIP-1251), if it holds tp
-// and its epochs are kept (Config.AssignmentEpochCommits).
+// and its epochs are kept (CommitAssignmentEpochs).
 func (m Member) AssignmentEpoch(tp impl.TopicPartition) (impl.Epoch, bool) {
 	for _, a := range m.AssignedAt {
 		if a.Partitions.Contains(tp) {
@@ -258,7 +258,7 @@ func (g Group) index(id impl.MemberID) (int, bool) {
 
 // withMember returns the group with m inserted or replacing the member with the same id.
 func (g Group) withMember(m Member) Group {
-	if g.cfg.AssignmentEpochCommits {
+	if g.cfg.CommitRule.KeepsAssignmentEpochs() {
 		m = m.withAssignmentEpochs()
 	}
 	ms := slices.Clone(g.members)

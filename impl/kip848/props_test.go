@@ -84,11 +84,38 @@ func (w *world) action() {
 			impl.TopicMetadata{Name: "u", Partitions: 2}))
 	case 9: // commit
 		e := w.epoch(m, known)
-		_, out := w.g.OffsetCommit(impl.OffsetCommitRequest{MemberID: id, Generation: impl.Generation(e)})
-		if out[0].Response.Code() == impl.None && (!known || e != m.MemberEpoch) {
-			w.t.Fatalf("commit from %s at epoch %d accepted; member %v known=%v", id, e, m, known)
+		var parts impl.PartitionSet
+		if known && rapid.Bool().Draw(w.t, "commitHeld") {
+			parts = m.Holds()
+		} else if owned := w.owned(m); owned != nil {
+			parts = *owned
+		}
+		_, out := w.g.OffsetCommit(impl.OffsetCommitRequest{MemberID: id, Generation: impl.Generation(e), Partitions: parts})
+		if out[0].Response.Code() == impl.None && !commitAllowed(w.g.Config().CommitRule, m, known, e, parts) {
+			w.t.Fatalf("commit of %s from %s at epoch %d accepted under %s; member %v known=%v", parts, id, e, w.g.Config().CommitRule, m, known)
 		}
 	}
+}
+
+// commitAllowed is what an accepted commit must satisfy (docs/protocol.md §3.1): a known
+// member at its epoch, or under KIP-1251 at an older one for partitions it holds and was
+// assigned at or before that epoch.
+func commitAllowed(rule CommitRule, m Member, known bool, e impl.Epoch, parts impl.PartitionSet) bool {
+	if !known || e > m.MemberEpoch {
+		return false
+	}
+	if e == m.MemberEpoch {
+		return true
+	}
+	if rule != CommitAssignmentEpochs {
+		return false
+	}
+	for _, tp := range parts.Slice() {
+		if at, held := m.AssignmentEpoch(tp); !held || at > e {
+			return false
+		}
+	}
+	return true
 }
 
 // check asserts the docs/protocol.md §3.9 invariants on the current group, and epoch monotonicity
@@ -127,8 +154,9 @@ func (w *world) check(prev Group) {
 func TestPropertiesUnderRandomRequests(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		cfg := Config{
-			Variant:  rapid.SampledFrom([]impl.Variant{impl.Kafka, impl.KIP}).Draw(rt, "variant"),
-			Assignor: rapid.SampledFrom([]string{AssignorUniform, AssignorRange}).Draw(rt, "assignor"),
+			Variant:    rapid.SampledFrom([]impl.Variant{impl.Kafka, impl.KIP}).Draw(rt, "variant"),
+			Assignor:   rapid.SampledFrom([]string{AssignorUniform, AssignorRange}).Draw(rt, "assignor"),
+			CommitRule: rapid.SampledFrom([]CommitRule{CommitAssignmentEpochs, CommitExactEpoch}).Draw(rt, "commitRule"),
 		}
 		if rapid.Bool().Draw(rt, "faulty") {
 			cfg.Faults = impl.Faults(0).With(impl.FaultRecomputeWhileRevoking).With(impl.FaultStaleCheckOnRejoin)

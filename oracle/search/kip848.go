@@ -144,8 +144,8 @@ func handle848(c config, i int) []config {
 	}
 	switch req := o.req.req.(type) {
 	case impl.OffsetCommitRequest:
-		g, exact := c.kip.OffsetCommitUnder(req, false)
-		_, kip1251 := c.kip.OffsetCommitUnder(req, true)
+		g, exact := c.kip.OffsetCommitUnder(req, kip848.CommitExactEpoch)
+		_, kip1251 := c.kip.OffsetCommitUnder(req, kip848.CommitAssignmentEpochs)
 		switch {
 		case exact[0].Response.Code() == kip1251[0].Response.Code():
 			add(g, exact, false, c.commits)

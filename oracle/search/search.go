@@ -96,7 +96,7 @@ func New(o Options) *Checker {
 	if o.Shape.Consumer() {
 		// A new group starts at epoch 0, or at 1 from KAFKA-20268 on (Kafka 4.4).
 		cl, _ := o.Shape.cluster()
-		g := kip848.New(kip848.Config{Variant: o.Variant, AssignmentEpochCommits: true}, cl) // commitRule
+		g := kip848.New(kip848.Config{Variant: o.Variant, CommitRule: kip848.CommitAssignmentEpochs}, cl) // commitRule
 		start = []config{{consumer: true, kip: g}, {consumer: true, kip: g.StartingAt(1)}}
 	}
 	return &Checker{o: o, frontier: start, ahead: map[int64]history.Event{},
