@@ -21,6 +21,7 @@ import (
 // (traces/scenarios/commit-fencing-librdkafka-unsynced-generation.trace; README, Real-deployment
 // faults). Every variant converges (checked under GROUPCHECK_LONG).
 func TestCommitPolicies(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		policy string
 		strict explorer.Status // commit-fencing-strict
@@ -34,6 +35,7 @@ func TestCommitPolicies(t *testing.T) {
 		{"franz-go", explorer.Holds, 0},
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
+			t.Parallel()
 			name := "tests/commits-" + tc.policy
 			c := world(t, name)
 			r := check(t, c, 2)
@@ -68,6 +70,7 @@ func TestCommitPolicies(t *testing.T) {
 // (traces/scenarios/commit-fencing-java-subscription-change.trace); the harm form holds, since
 // the round withheld the partition a still claimed. Every variant converges.
 func TestSubscriptionChangeCommits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		protocol, consumer, assignor string
 		distinct                     int64
@@ -128,6 +131,7 @@ func exhaust(t *testing.T, c spec.Config, distinct int64) explorer.Report[spec.W
 // commit before it has synced (TestCommitPolicies) is the other way round.
 // Reference: docs/protocol.md §1.8, §1.12; docs/bugs.md B7, B23.
 func TestCommitFencingForms(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, world string
 		distinct    int64

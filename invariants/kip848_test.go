@@ -84,6 +84,7 @@ func (g graph) stuck(goal func(*spec.World) bool) int {
 // reachable world; with it, some worlds can never converge again — and the state counts
 // differ, as the registry says.
 func TestLivenessMutants(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		fault           impl.Fault
 		faulty, correct int

@@ -54,6 +54,7 @@ func sameReducedVerdicts(t *testing.T, m *Model, full, red explorer.Report[spec.
 // can be exhausted here (the two three-member presets cannot: see README Reductions): three
 // small ones by default and under -short, all under GROUPCHECK_LONG.
 func TestReducedSameVerdicts(t *testing.T) {
+	t.Parallel()
 	small := []string{"kip848-kafka", "kip848-static", "upgrade-v0-leader"}
 	for _, p := range spec.Presets {
 		switch {
@@ -64,6 +65,7 @@ func TestReducedSameVerdicts(t *testing.T) {
 			continue
 		}
 		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
 			c, err := p.Config()
 			if err != nil {
 				t.Fatal(err)
@@ -82,11 +84,13 @@ func TestReducedSameVerdicts(t *testing.T) {
 // state bound where it has one: the light ones by default, all under GROUPCHECK_LONG (all
 // pass: 333 s on the shared machine, 2026-12-01).
 func TestReducedSameVerdictsOnMutants(t *testing.T) {
+	t.Parallel()
 	for _, mu := range Mutants {
 		if mu.World == "" {
 			continue
 		}
 		t.Run(mu.Fault.String(), func(t *testing.T) {
+			t.Parallel()
 			heavy := slices.Contains([]string{"B7", "B8a", "B8b", "B9", "B10", "B18", "B27", "sarama", "invert"}, mu.Bug)
 			if testing.Short() || heavy && !long() {
 				t.Skip("explores the mutant's world twice (GROUPCHECK_LONG)")
@@ -104,6 +108,7 @@ func TestReducedSameVerdictsOnMutants(t *testing.T) {
 // TestReductionReduces pins the reduced count of kip848-kafka (50,675 states in full), so
 // that a change that makes the reduction vacuous, or larger, shows.
 func TestReductionReduces(t *testing.T) {
+	t.Parallel()
 	p, _ := spec.LookupPreset("kip848-kafka")
 	c, _ := p.Config()
 	m := NewReduced(NewModel(c))

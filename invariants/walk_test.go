@@ -13,6 +13,7 @@ import (
 // expected to fail after every step. It reaches rebalance storms, repeated restarts and long
 // commit histories; a failure is shrunk by rapid to a short action sequence.
 func TestRandomDeepWalks(t *testing.T) {
+	t.Parallel()
 	for _, p := range spec.Presets {
 		c, err := p.Config()
 		if err != nil {
