@@ -21,6 +21,7 @@ import (
 // (traces/scenarios/commit-fencing-librdkafka-unsynced-generation.trace; README, Real-deployment
 // faults). Every variant converges (checked under GROUPCHECK_LONG).
 func TestCommitPolicies(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		policy string
 		strict explorer.Status // commit-fencing-strict
@@ -34,6 +35,7 @@ func TestCommitPolicies(t *testing.T) {
 		{"franz-go", explorer.Holds, 0},
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
+			t.Parallel()
 			name := "tests/commits-" + tc.policy
 			c := world(t, name)
 			r := check(t, c, 2)
@@ -68,6 +70,7 @@ func TestCommitPolicies(t *testing.T) {
 // (traces/scenarios/commit-fencing-java-subscription-change.trace); the harm form holds, since
 // the round withheld the partition a still claimed. Every variant converges.
 func TestSubscriptionChangeCommits(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		protocol, consumer, assignor string
 		distinct                     int64
@@ -125,9 +128,11 @@ func exhaust(t *testing.T, c spec.Config, distinct int64) explorer.Report[spec.W
 // failed to give a partition up (B7 skip-join-prepare-after-reset, B23
 // eager-keeps-owned-list) makes the new owner's legitimate commit overwrite the progress of
 // a partition it still processes: the harm form fails, the strict one holds. librdkafka's
-// commit before it has synced (TestCommitPolicies) is the other way round.
+// commit before it has synced (TestCommitPolicies) is the other way round. B7's world (113k
+// states, 3 s of CPU) is explored under GROUPCHECK_CI.
 // Reference: docs/protocol.md §1.8, §1.12; docs/bugs.md B7, B23.
 func TestCommitFencingForms(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, world string
 		distinct    int64
@@ -139,8 +144,8 @@ func TestCommitFencingForms(t *testing.T) {
 			"commit of (t-0 t-1) from b#1 gen 2 accepted, but a (a#1) owns (t-0 t-1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if testing.Short() && tc.distinct > 10000 {
-				t.Skip("explores 113k states")
+			if tc.distinct > 10000 && !ci() {
+				t.Skip("explores 113k states (GROUPCHECK_CI)")
 			}
 			c := config(t, tc.world)
 			r := exhaust(t, c, tc.distinct)

@@ -53,6 +53,7 @@ func TestConvergeTimeArithmetic(t *testing.T) {
 // TestConvergeTimePath: the path of each kind's worst time starts in a converged world, takes
 // the event, ends converged, and its steps' waits add up to the figure.
 func TestConvergeTimePath(t *testing.T) {
+	t.Parallel()
 	c := config(t, twoMembers+"budget crashes=1 leaves=1\n")
 	r := Liveness(c, 100000)
 	goal := Goal(c)
@@ -86,6 +87,7 @@ func TestConvergeTimePath(t *testing.T) {
 // max.poll.interval.ms) instead of completing when it rejoins (3 s: its heartbeat).
 // Reference: docs/protocol.md §1.3 (tryCompleteJoin).
 func TestJoinWaitsForTimerCostsTime(t *testing.T) {
+	t.Parallel()
 	c := config(t, twoMembers+"budget leaves=1\n")
 	bad := c
 	bad.Faults = bad.Faults.With(impl.FaultJoinWaitsForTimer)

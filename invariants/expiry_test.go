@@ -15,6 +15,7 @@ import (
 // makes such a part by hand: the graph of a crash world with every world after the crash
 // marked unsettled, as a coordinator that never expires the dead member would be.
 func TestOrphansExpire(t *testing.T) {
+	t.Parallel()
 	for _, world := range []string{
 		twoMembers + "budget crashes=1\n",
 		twoMembers + "budget leaves=1 lost-responses=1\n",

@@ -13,6 +13,7 @@ import (
 // it. Each world is explored with one and with two workers, which must agree on everything,
 // counterexamples included.
 func TestPinnedCounts(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{
 		"tests/two-members",
 		"tests/two-members-crash",
@@ -71,6 +72,7 @@ func sameReports(t *testing.T, c spec.Config, a, b explorer.Report[spec.World, s
 // ownership fails (the removed member keeps its partitions until a response tells it) while
 // the form over current members holds. Reference: docs/protocol.md §1.12.
 func TestZombieWindow(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("explores 56k states")
 	}

@@ -154,6 +154,7 @@ func TestRoundsOnAWorld(t *testing.T) {
 // join waits a's heartbeat (3 s), b's, and for the pending id a lost answer left behind
 // (45 s, twice: each wait is bounded by a timer's whole duration, see ConvergeTime).
 func TestRoundsOverTwoEvents(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, protocol string
 		one, two       Figures

@@ -17,6 +17,7 @@ import (
 // consumer and KIP-423 coordinator (the follow-up's JoinReason UPGRADE always rebalances).
 // Reference: KIP-441; KIP-568; docs/protocol.md §1.4, §2.3.
 func TestFollowupRebalances(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{
 		"tests/followup-cooperative",
 		"tests/followup-eager",

@@ -51,6 +51,7 @@ func withAnswer(ev []spec.Event, i int, f func(*impl.JoinGroupResponse)) []spec.
 // static leader restart in Stable is answered with SkipAssignment and the list, which the
 // pre-v9 form (the old leader id, no list: 259 and 260's answer at v9) violates.
 func TestJoinAnswer(t *testing.T) {
+	t.Parallel()
 	ws := walk(t, config(t, twoMembers), stableScript[:9]...)
 	pre, post := ws[8], ws[9]
 	_, ev, ok := spec.Step(pre, mustAction(t, pre, "join-timeout"))

@@ -11,6 +11,7 @@ import (
 // from which the group can never converge; without the faults every world can. The lasso is
 // a behaviour: its prefix ends in a stuck world and its cycle (or dead end) never converges.
 func TestLivenessCatchesTheKIP848Mutants(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"recompute-while-revoking", "in-flight-stuck-on-error"} {
 		m, _ := LookupMutant(name)
 		c, err := m.Config()
@@ -51,6 +52,7 @@ func TestLivenessHoldsOnSmallWorldsAndBounds(t *testing.T) {
 // dead end). Under the KIP variant's design the leader's NEEDS_REJOIN makes every member rejoin at
 // once, and the same world converges.
 func TestStaticRestartBetweenCooperativeRounds(t *testing.T) {
+	t.Parallel()
 	world := `protocol cooperative
 consumer %[1]s
 coordinator kafka

@@ -14,6 +14,7 @@ import (
 // expires — so that world is about five times larger
 // (traces/scenarios/kip1082-*.trace show both cases under both).
 func TestKIP1082MemberIDs(t *testing.T) {
+	t.Parallel()
 	world := `protocol consumer
 consumer kafka
 coordinator kafka

@@ -12,6 +12,7 @@ import (
 // hold, in both protocols. Without the pause the same worlds violate nothing (the pinned
 // two-member worlds). Reference: docs/protocol.md §1.9, §1.12, §6.
 func TestPausedMember(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, world     string
 		distinct        int64

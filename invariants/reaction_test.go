@@ -20,6 +20,7 @@ var reactionProps = []string{"fenced-means-stop", "no-orphan-member", "answers-e
 // fails): each holds, or fails only where it expects to. The small presets run by default,
 // all of them under GROUPCHECK_LONG.
 func TestReactionPropertiesHoldOnPresets(t *testing.T) {
+	t.Parallel()
 	small := map[string]bool{"upgrade-v0-leader": true, "upgrade-bounce1": true, "kip848-kafka": true, "kip848-kip": true, "kip848-static": true}
 	for _, p := range spec.Presets {
 		if !small[p.Name] && !long() {
@@ -143,6 +144,7 @@ func TestFencedMeansStopReasons(t *testing.T) {
 // nothing (KIP-394 names the member first), a KIP-848 member's lost first heartbeat answer
 // does (KAFKA-17116).
 func TestOrphanCauses(t *testing.T) {
+	t.Parallel()
 	kip848 := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nmember b topics=t\n"
 	static := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t static\nmember b topics=t static\n"
 	for _, tc := range []struct {

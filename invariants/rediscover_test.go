@@ -12,6 +12,7 @@ import (
 // member told NOT_COORDINATOR looks the coordinator up again; the member that keeps its stale
 // connection then, or gives it up on an accepted heartbeat, is named.
 func TestRediscoverWhenTold(t *testing.T) {
+	t.Parallel()
 	for _, world := range []string{
 		twoMembers + "budget failovers=1\n",
 		"protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nbudget failovers=1\n",

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/groupcheck/groupcheck/explorer"
+	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -51,19 +52,23 @@ func sameReducedVerdicts(t *testing.T, m *Model, full, red explorer.Report[spec.
 }
 
 // TestReducedSameVerdicts: partial-order reduction changes no verdict on any preset that
-// can be exhausted here (the two three-member presets cannot: see README Reductions): three
-// small ones by default and under -short, all under GROUPCHECK_LONG.
+// can be exhausted here (the two three-member presets cannot: see README Reductions): two
+// small ones by default and under -short, kip848-kafka too under GROUPCHECK_CI (4 s of CPU,
+// as much as the other two), all under GROUPCHECK_LONG.
 func TestReducedSameVerdicts(t *testing.T) {
-	small := []string{"kip848-kafka", "kip848-static", "upgrade-v0-leader"}
+	t.Parallel()
+	small := []string{"kip848-static", "upgrade-v0-leader"}
 	for _, p := range spec.Presets {
 		switch {
 		case p.Name == "cooperative-three" || p.Name == "kip848-three":
 			continue
 		case slices.Contains(small, p.Name):
+		case p.Name == "kip848-kafka" && ci():
 		case !long():
 			continue
 		}
 		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
 			c, err := p.Config()
 			if err != nil {
 				t.Fatal(err)
@@ -79,17 +84,23 @@ func TestReducedSameVerdicts(t *testing.T) {
 }
 
 // TestReducedSameVerdictsOnMutants: nor on any mutant's world, within the mutant's own
-// state bound where it has one: the light ones by default, all under GROUPCHECK_LONG (all
-// pass: 333 s on the shared machine, 2026-12-01).
+// state bound where it has one: the light ones by default, join-timer-zero's (30,000 states,
+// half the light ones' cost) too under GROUPCHECK_CI, all under GROUPCHECK_LONG (all pass:
+// 333 s on the shared machine, 2026-12-01).
 func TestReducedSameVerdictsOnMutants(t *testing.T) {
+	t.Parallel()
 	for _, mu := range Mutants {
 		if mu.World == "" {
 			continue
 		}
 		t.Run(mu.Fault.String(), func(t *testing.T) {
+			t.Parallel()
 			heavy := slices.Contains([]string{"B7", "B8a", "B8b", "B9", "B10", "B18", "B27", "sarama", "invert"}, mu.Bug)
 			if testing.Short() || heavy && !long() {
 				t.Skip("explores the mutant's world twice (GROUPCHECK_LONG)")
+			}
+			if mu.Fault == impl.FaultJoinTimerZero && !ci() {
+				t.Skip("explores 30,000 states twice (GROUPCHECK_CI)")
 			}
 			c, err := mu.Config()
 			if err != nil {
@@ -104,6 +115,7 @@ func TestReducedSameVerdictsOnMutants(t *testing.T) {
 // TestReductionReduces pins the reduced count of kip848-kafka (57,869 states in full), so
 // that a change that makes the reduction vacuous, or larger, shows.
 func TestReductionReduces(t *testing.T) {
+	t.Parallel()
 	p, _ := spec.LookupPreset("kip848-kafka")
 	c, _ := p.Config()
 	m := NewReduced(NewModel(c))

@@ -13,6 +13,7 @@ import (
 // step; had it kept them (mutant 455: a reset tested as "no generation and no member id"),
 // the property names it.
 func TestResetLosesPartitions(t *testing.T) {
+	t.Parallel()
 	c := config(t, twoMembers+"budget session-timeouts=1\n")
 	pre, ev, post, _ := shortestStep(t, c, resetLosesPartitions, func(pre *spec.World, ev []spec.Event, _ *spec.World) bool {
 		for _, e := range ev {

@@ -12,6 +12,7 @@ import (
 // world where a static member can close (it named a#1's close as giving generation 1 up
 // before bs-coord's world showed it, 2026-12-02).
 func TestStaticCloseIsNoLoss(t *testing.T) {
+	t.Parallel()
 	c := config(t, "protocol eager\nconsumer kafka\ncoordinator kafka\nassignor range\ntopic t 1\nmember a topics=t static\nmember b topics=t\nbudget crashes=1 leaves=1\n")
 	m := NewModelWith(c, []Property{lostOnlyAfterMembershipLost})
 	r := explorer.Check(m, m.Properties(), explorer.Options{})

@@ -49,6 +49,7 @@ budget joins=1 join-timeouts=1
 // owning it, so exclusive-ownership fails too, expected likewise, and under eager it holds.
 // With the members dynamic the deadline removes the slow one: both hold, nothing is expected.
 func TestStaticSlowRejoinPresets(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		preset    string
 		exclusive explorer.Status

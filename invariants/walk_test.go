@@ -13,6 +13,7 @@ import (
 // expected to fail after every step. It reaches rebalance storms, repeated restarts and long
 // commit histories; a failure is shrunk by rapid to a short action sequence.
 func TestRandomDeepWalks(t *testing.T) {
+	t.Parallel()
 	for _, p := range spec.Presets {
 		c, err := p.Config()
 		if err != nil {
@@ -25,18 +26,18 @@ func TestRandomDeepWalks(t *testing.T) {
 				steps := rapid.IntRange(10, 300).Draw(rt, "steps")
 				for i := 0; i < steps; i++ {
 					var enabled []spec.World
-					var texts []string
+					var taken []spec.Action
 					for _, a := range m.Actions(w, nil) {
 						if n, ok := m.Next(w, a); ok {
 							enabled = append(enabled, n)
-							texts = append(texts, a.Text(&c))
+							taken = append(taken, a)
 						}
 					}
 					if len(enabled) == 0 {
 						return
 					}
 					k := rapid.IntRange(0, len(enabled)-1).Draw(rt, "action")
-					rt.Logf("%d. %s", i+1, texts[k])
+					rt.Logf("%d. %s", i+1, taken[k].Text(&c))
 					w = enabled[k]
 					checkAll(rt, m, w)
 				}

@@ -27,7 +27,7 @@ func TestPassDecidesAsTheExplorer(t *testing.T) {
 				t.Fatal(err)
 			}
 			probe := invariants.NewModel(cfg)
-			if r := explorer.Check[spec.World, spec.Action](probe, probe.Properties(), explorer.Options{Workers: 1, MaxStates: 8000}); !r.Exhaustive {
+			if r := explorer.Check[spec.World, spec.Action](probe, probe.Properties(), explorer.Options{Workers: 1, MaxStates: 6000}); !r.Exhaustive {
 				continue // keep the test quick: small worlds only
 			}
 			props := invariants.For(cfg)
