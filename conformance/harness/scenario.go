@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Op is what a Step does.
@@ -51,6 +52,11 @@ type Scenario struct {
 	// are still being classified (docs/real-kafka.md), and a short form must stay green.
 	Long  bool
 	Steps []Step
+	// For, Round and Tail make a soak (Soak8): after Steps, Round(0), Round(1), ... run
+	// while For has not passed since the scenario began, then Tail.
+	For   time.Duration
+	Round func(round int) []Step
+	Tail  []Step
 }
 
 // Starts is a start step for each node.
@@ -159,10 +165,27 @@ func (h *Harness) Run(ctx context.Context, sc Scenario) error {
 			h.mu.Unlock()
 		}
 	}
-	for i, s := range sc.Steps {
+	start := time.Now()
+	if err := h.steps(ctx, sc.Steps, ""); err != nil {
+		return err
+	}
+	n, err := h.rounds(ctx, sc, start)
+	if sc.Round != nil {
+		h.mark(Coordinator, "%d rounds in %v", n, time.Since(start).Round(time.Second))
+	}
+	if err != nil {
+		return err
+	}
+	return h.steps(ctx, sc.Tail, "tail ")
+}
+
+// steps executes steps in order, with a jitter pause before each; where prefixes a failed
+// step's place.
+func (h *Harness) steps(ctx context.Context, steps []Step, where string) error {
+	for i, s := range steps {
 		h.jitter()
 		if err := h.Do(ctx, s); err != nil {
-			return fmt.Errorf("step %d (%s): %w", i+1, s, err)
+			return fmt.Errorf("%sstep %d (%s): %w", where, i+1, s, err)
 		}
 	}
 	return nil

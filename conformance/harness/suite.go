@@ -50,7 +50,7 @@ var BaseSeed = sync.OnceValue(func() uint64 {
 // RunOnce executes one scenario under p on a fresh cluster and judges it.
 func RunOnce(t *testing.T, p Protocol, sc Scenario, seed uint64) Verdict {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute+2*sc.For)
 	defer cancel()
 	h, err := New(ctx, Config{Protocol: p, Bootstrap: Bootstrap(), Seed: seed, Jitter: SuiteJitter, Logf: t.Logf})
 	if err != nil {
