@@ -15,8 +15,8 @@ import (
 //
 //	world NAME        one of the probe's worlds (go run . -worlds list)
 //	commit-epochs R   the reference coordinator's commit rule, when not exact (kip-1251:
-//	                  Kafka 4.3 on; docs/protocol.md §3.1); right after world. Without
-//	                  it the rule is exact (Kafka 4.0 to 4.2, kfake), whatever spec's
+//	                  Kafka 4.3 on and kfake; docs/protocol.md §3.1); right after world.
+//	                  Without it the rule is exact (Kafka 4.0 to 4.2), whatever spec's
 //	                  default, so that a file keeps the rule it ran under
 //	target TEXT       what the schedule was built to reach (free text)
 //	ACTION            the reference world's actions in spec's text form, in order

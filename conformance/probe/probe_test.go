@@ -145,11 +145,15 @@ func TestShortAgainstBrokers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rule := ruleExact // kfake's
+		version := "" // kfake's
 		if b != "" {
-			if rule, err = commitRuleFor(os.Getenv("KAFKA_VERSION")); err != nil {
-				t.Fatal(err)
+			if version = os.Getenv("KAFKA_VERSION"); version == "" {
+				t.Fatalf("KAFKA_BOOTSTRAP=%s without KAFKA_VERSION: the broker's version decides the reference's commit rule", b)
 			}
+		}
+		rule, err := commitRuleFor(version)
+		if err != nil {
+			t.Fatal(err)
 		}
 		rep, err := p.probe(options{worlds: worldsRun, maxStates: 100000, replan: rounds, rule: rule})
 		stop()
@@ -196,16 +200,30 @@ func TestStoredDifferencesClassified(t *testing.T) {
 	}
 }
 
-// TestCommitRule: the probe takes KIP-1251's commit rule for Kafka 4.3 on, the exact one for
-// older Kafka and kfake; a schedule file keeps the rule it ran under.
+// TestCommitRule: the probe takes KIP-1251's commit rule for Kafka 4.3 on and kfake, the
+// exact one for older Kafka; a schedule file keeps the rule it ran under.
 func TestCommitRule(t *testing.T) {
-	for v, want := range map[string]string{"": ruleExact, "4.0.2": ruleExact, "4.2.1": ruleExact, "4.3.2": ruleKIP1251, "4.4.0": ruleKIP1251, "5.0": ruleKIP1251} {
+	for v, want := range map[string]string{"": ruleKIP1251, "4.0.2": ruleExact, "4.2.1": ruleExact, "4.3.2": ruleKIP1251, "4.4.0": ruleKIP1251, "5.0": ruleKIP1251} {
 		if got, err := commitRuleFor(v); err != nil || got != want {
 			t.Errorf("Kafka %q: rule %q (%v), want %q", v, got, err, want)
 		}
 	}
 	if _, err := commitRuleFor("four"); err == nil {
 		t.Error("a version that is not one was taken")
+	}
+	// A real broker's rule is its version's: -bootstrap without one is refused, kfake and a
+	// replay (whose file names its rule) need none.
+	t.Setenv("KAFKA_VERSION", "")
+	if _, err := parseFlags([]string{"-bootstrap", "127.0.0.1:9092"}); err == nil || !strings.Contains(err.Error(), "-kafka-version") {
+		t.Errorf("-bootstrap without a version: %v", err)
+	}
+	for _, args := range [][]string{nil, {"-bootstrap", "127.0.0.1:9092", "-replay", "f"}} {
+		if _, err := parseFlags(args); err != nil {
+			t.Errorf("%q: %v", args, err)
+		}
+	}
+	if o, err := parseFlags([]string{"-bootstrap", "127.0.0.1:9092", "-kafka-version", "4.2.1"}); err != nil || o.rule != ruleExact {
+		t.Errorf("Kafka 4.2.1: rule %q (%v), want %q", o.rule, err, ruleExact)
 	}
 	for _, rule := range []kip848.CommitRule{kip848.CommitExactEpoch, kip848.CommitAssignmentEpochs} {
 		if _, c, err := lookupWorldRule("kip848-two", rule.String()); err != nil || c.CommitRule != rule {
@@ -236,7 +254,8 @@ func TestCommitRule(t *testing.T) {
 	if err != nil || back.CommitRule != kip848.CommitAssignmentEpochs {
 		t.Errorf("the schedule file lost its rule (%v):\n%s", err, text)
 	}
-	// A file without the directive ran under the exact rule (kfake, Kafka up to 4.2).
+	// A file without the directive ran under the exact rule (Kafka up to 4.2; kfake's
+	// schedules stored before the probe took KIP-1251's rule for kfake).
 	noRule := strings.Replace(text, "commit-epochs kip-1251\n", "", 1)
 	if _, back, err := readSchedule("s", strings.NewReader(noRule)); err != nil || back.CommitRule != kip848.CommitExactEpoch {
 		t.Errorf("a schedule without commit-epochs: %s (%v), want exact", back.CommitRule, err)

@@ -41,7 +41,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.walkLen, "walk-length", 40, "steps of a random walk at most")
 	fs.IntVar(&o.replan, "replan", defaultReplan, "rounds of re-planning around the differences found (0: none)")
 	var version string
-	fs.StringVar(&version, "kafka-version", os.Getenv("KAFKA_VERSION"), "the broker's Kafka version (default $KAFKA_VERSION): from 4.3 on the reference coordinator takes KIP-1251's commit rule; empty for kfake and Kafka up to 4.2")
+	fs.StringVar(&version, "kafka-version", os.Getenv("KAFKA_VERSION"), "the broker's Kafka version (default $KAFKA_VERSION), needed with -bootstrap: from 4.3 on the reference coordinator takes KIP-1251's commit rule, before it the exact one; kfake's is KIP-1251's")
 	fs.StringVar(&o.out, "out", "", "directory to write each difference's schedule to (replayable with -replay)")
 	fs.StringVar(&o.replay, "replay", "", "run one schedule file instead of the worlds' schedules")
 	fs.BoolVar(&o.trace, "v", false, "trace every step: the reference's events and the broker's answers")
@@ -54,6 +54,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.maxStates < 1 || o.walks < 0 || o.walkLen < 1 || o.replan < 0 {
 		return o, fmt.Errorf("-max-states and -walk-length must be positive, -walks and -replan not negative")
+	}
+	if o.bootstrap != "" && version == "" && o.replay == "" {
+		return o, fmt.Errorf("-bootstrap %s without -kafka-version (or $KAFKA_VERSION): the broker's version decides the reference's commit rule", o.bootstrap)
 	}
 	if o.rule, err = commitRuleFor(version); err != nil {
 		return o, err

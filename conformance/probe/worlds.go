@@ -139,18 +139,19 @@ budget joins=1 session-timeouts=1 rebalance-timeouts=1
 var shortWorlds = []string{"eager-one", "eager-two", "static-twins", "timers-one", "kip848-one", "kip848-two"}
 
 // The reference coordinator's commit rules (spec's commit-epochs, kip848.CommitRule): exact,
-// Kafka 4.0 to 4.2 and kfake; KIP-1251's, Kafka 4.3 on (spec's default).
+// Kafka 4.0 to 4.2; KIP-1251's, Kafka 4.3 on and kfake (spec's default).
 var (
 	ruleExact   = kip848.CommitExactEpoch.String()
 	ruleKIP1251 = kip848.CommitAssignmentEpochs.String()
 )
 
-// commitRuleFor is the commit rule of a Kafka version ("4.4.0"; "" for kfake, probed under
-// the exact rule): KIP-1251's from 4.3 on. The probe never takes spec's default: it names
-// the rule of the broker it probes.
+// commitRuleFor is the commit rule of a Kafka version ("4.4.0"): KIP-1251's from 4.3 on.
+// "" is kfake, which implements KIP-1251 (franz-go pkg/kfake groups.go keeps each
+// partition's assignment epoch and accepts an OffsetCommit whose epoch is at or after it).
+// The probe never takes spec's default: it names the rule of the broker it probes.
 func commitRuleFor(version string) (string, error) {
 	if version == "" {
-		return ruleExact, nil
+		return ruleKIP1251, nil
 	}
 	var major, minor int
 	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
