@@ -300,3 +300,24 @@ func TestNothingToSearch(t *testing.T) {
 		t.Errorf("streamed: linearizable %q (%v), want %q", r.Linearizable, err, LinNothing)
 	}
 }
+
+// A search that ended without a verdict is neither ok nor a failure (issue 25: never "ok"):
+// the reference search's budget, a search that could not run, and a linearizability check out
+// of budget or time each make the summary line "undecided"; a violation still reads FAIL.
+func TestUndecidedIsNoPass(t *testing.T) {
+	for _, tc := range []struct {
+		r    Report
+		want string
+	}{
+		{Report{Linearizable: LinNotChecked, Reference: "ok (3 requests, 10 reference states)"}, "ok"},
+		{Report{Linearizable: LinNotChecked, Reference: "undecided at event 4: one answer needs more than the budget"}, "undecided"},
+		{Report{Linearizable: LinNotChecked, Reference: "not searched: a request of two protocols"}, "undecided"},
+		{Report{Linearizable: LinNotChecked + ": linearizability undecided at request 7"}, "undecided"},
+		{Report{Linearizable: LinNotChecked}, "ok"},
+		{Report{Linearizable: LinNotChecked, Reference: "undecided at event 4: x", Violations: []Violation{{Property: ExclusiveOwnership}}}, "FAIL"},
+	} {
+		if got := strings.SplitN(tc.r.String(), "\n", 2)[0]; got != "history: 0 events, 0 members: "+tc.want {
+			t.Errorf("%+v: summary %q, want %s", tc.r, got, tc.want)
+		}
+	}
+}

@@ -97,13 +97,29 @@ func (r Report) OK() bool {
 	return len(r.Violations) == 0 && r.Linearizable != linNo && !strings.HasPrefix(r.Linearizable, linNo+":")
 }
 
-// String renders the report for a person: a summary line, then every violation and zombie with
-// the events involved, one per line.
+// Undecided reports whether a search the caller asked for ended without a verdict on a
+// history that broke no property: the reference search's budget ran out ("undecided at") or it
+// could not run ("not searched"), or the linearizability check ran out of budget or time
+// ("not checked: ..."). Such a report is no pass, and its summary line says "undecided" (issue
+// 25: a search that cannot decide never reads as ok).
+func (r Report) Undecided() bool {
+	if !r.OK() {
+		return false
+	}
+	return strings.HasPrefix(r.Reference, "undecided") || strings.HasPrefix(r.Reference, search.NotSearch) ||
+		strings.HasPrefix(r.Linearizable, LinNotChecked+":")
+}
+
+// String renders the report for a person: a summary line (ok, FAIL or undecided), then every
+// violation and zombie with the events involved, one per line.
 func (r Report) String() string {
 	var b strings.Builder
 	verdict := "ok"
-	if !r.OK() {
+	switch {
+	case !r.OK():
 		verdict = "FAIL"
+	case r.Undecided():
+		verdict = "undecided"
 	}
 	fmt.Fprintf(&b, "history: %d events, %d members: %s\n", r.Events, r.Members, verdict)
 	fmt.Fprintf(&b, "violations: %d, zombies: %d, linearizable: %s\n", len(r.Violations), len(r.Zombies), r.Linearizable)

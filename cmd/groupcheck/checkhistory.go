@@ -98,6 +98,9 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
+	if r.Undecided() {
+		return 3
+	}
 	return 0
 }
 

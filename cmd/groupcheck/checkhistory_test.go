@@ -29,6 +29,8 @@ func TestCheckHistoryExitCodes(t *testing.T) {
 			", one-leader-per-generation, member-id-unique, coordinator-generation-rises, removed-stays-removed, reference-behaviour\n"}, ""},
 		{cleanHistory, 0, []string{"history: 72 events, 2 members: ok\n", ", coordinator-generation-rises, removed-stays-removed\n",
 			"\nnot checked, needs a search (--reference or --linearizability): the coordinator's answers"}, "--reference=false"},
+		// A search whose budget runs out is no pass: exit 3 and "undecided" (issue 25).
+		{cleanHistory, 3, []string{"history: 72 events, 2 members: undecided\n", "\nreference: undecided at "}, "--budget=1"},
 		{twoLeadersHistory, 1, []string{"members: FAIL\n", "\nviolation one-leader-per-generation: generation 4 has two leaders"}, ""},
 		{zombieHistory, 0, []string{"members: ok\n", "violations: 0, zombies: 3", "\nzombie exclusive-ownership: c1 and c2 both owned t-0,t-1"}, ""},
 		{skipLostHistory, 1, []string{"members: FAIL\n", "\nviolation exclusive-ownership: c1 and c2 both owned t-0,t-1", "  seq 43  t 210ms  c1  request begin ConsumerGroupHeartbeat"}, ""},
