@@ -283,13 +283,20 @@ func freePort(port int, what string) (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// clusterID is a random Kafka Uuid in its string form (base64url, no padding).
+// clusterID is a random Kafka Uuid in its string form (base64url, no padding). Like Kafka's
+// Uuid.randomUuid it draws again while the string starts with "-": kafka-storage's argument
+// parser reads such an id as an option ("argument --cluster-id/-t: expected one argument"),
+// which failed one start in 64 (the CI dry run of 4 December).
 func clusterID() (string, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("kafka broker: cluster id: %v", err)
+	for {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", fmt.Errorf("kafka broker: cluster id: %v", err)
+		}
+		if id := base64.RawURLEncoding.EncodeToString(b[:]); !strings.HasPrefix(id, "-") {
+			return id, nil
+		}
 	}
-	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
 // logTail returns the last lines of the broker's log.

@@ -176,3 +176,17 @@ func TestStartReportsTheBrokersLastLines(t *testing.T) {
 		}
 	}
 }
+
+// A cluster id never starts with "-", which kafka-storage format would take for an option; of
+// 1,000 base64url draws one in 64 would (Kafka's Uuid.randomUuid draws again likewise).
+func TestClusterIDIsNoOption(t *testing.T) {
+	for i := 0; i < 1000; i++ {
+		id, err := clusterID()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(id, "-") || len(id) != 22 {
+			t.Fatalf("cluster id %q: starts with - or is not 22 characters", id)
+		}
+	}
+}
