@@ -106,7 +106,7 @@ func (r Report) Undecided() bool {
 	if !r.OK() {
 		return false
 	}
-	return strings.HasPrefix(r.Reference, "undecided") || strings.HasPrefix(r.Reference, search.NotSearch) ||
+	return strings.HasPrefix(r.Reference, search.Undecided) || strings.HasPrefix(r.Reference, search.NotSearch) ||
 		strings.HasPrefix(r.Linearizable, LinNotChecked+":")
 }
 

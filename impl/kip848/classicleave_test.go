@@ -1,6 +1,7 @@
 package kip848
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -230,7 +231,7 @@ func TestMigrationPolicy(t *testing.T) {
 			t.Errorf("String() = %q", p.String())
 		}
 	}
-	if _, err := ParseMigrationPolicy("sideways"); err == nil || !contains(err.Error(), `"sideways"`) {
+	if _, err := ParseMigrationPolicy("sideways"); err == nil || !strings.Contains(err.Error(), `"sideways"`) {
 		t.Errorf("unknown policy: err = %v, want one naming it", err)
 	}
 	for _, p := range []MigrationPolicy{4, 9, -1} {
@@ -242,15 +243,6 @@ func TestMigrationPolicy(t *testing.T) {
 	if zero.MigrationPolicy != MigrationBidirectional {
 		t.Errorf("the zero Config's policy is %s, want Kafka's default bidirectional", zero.MigrationPolicy)
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
 
 // A classic member encodes differently from the same member without classic metadata, each
