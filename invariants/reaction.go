@@ -260,14 +260,16 @@ func kindName(m any) string {
 	return fmt.Sprintf("%T", m)
 }
 
-// noOrphanMember asks that every member the coordinator holds be known to a running process
-// (or that its id be on its way to one in a response). An orphan keeps its place, and its
-// share of the assignment, until its session timer removes it: the partitions it is given
-// are owned by nobody meanwhile.
+// noOrphanMember asks that every member the coordinator holds be known to a running (or
+// paused) process, or that its id be on its way to one in a response. An orphan keeps its
+// place, and its share of the assignment, until its session timer removes it: the partitions
+// it is given are owned by nobody meanwhile. A paused process's member is no orphan
+// (spec.World.Orphans): Kafka's coordinator holds it, as it holds any silent member, until its
+// session timer fires, and the process goes on under its id when it resumes.
 var noOrphanMember = Property{
 	Name:      "no-orphan-member",
 	Kind:      explorer.Always,
-	Statement: "every member the coordinator holds is known to a running process, or its id is on its way to one in a response",
+	Statement: "every member the coordinator holds is known to a running or paused process, or its id is on its way to one in a response",
 	Source:    "docs/protocol.md §1.9 (session timer), §3.1 (KAFKA-17116: a lost first response orphans a KIP-848 member; KIP-1082)",
 	State: func(w *spec.World) string {
 		if o := w.Orphans(); len(o) > 0 {

@@ -142,7 +142,8 @@ func TestFencedMeansStopReasons(t *testing.T) {
 // is violated exactly where orphanCauses names a cause (and its shortest counterexample is
 // short), and holds elsewhere: a classic dynamic member's lost JoinGroup answer orphans
 // nothing (KIP-394 names the member first), a KIP-848 member's lost first heartbeat answer
-// does (KAFKA-17116).
+// does (KAFKA-17116), and a pause orphans nothing in either protocol, with or without commits
+// (the paused process goes on under its id: spec.World.Orphans).
 func TestOrphanCauses(t *testing.T) {
 	t.Parallel()
 	kip848 := "protocol consumer\nconsumer kafka\ncoordinator kafka\nassignor uniform\ntopic t 2\nmember a topics=t\nmember b topics=t\n"
@@ -157,8 +158,12 @@ func TestOrphanCauses(t *testing.T) {
 		{"classic static, a leave", strings.Replace(twoMembers, "member b topics=t", "member b topics=t static", 1) + "budget leaves=1\n", true, 3},
 		{"classic, a lost response", twoMembers + "budget lost-responses=1\n", false, 0},
 		{"classic, a hang", twoMembers + "budget hangs=1\n", false, 0},
+		{"classic, a pause", twoMembers + "budget pauses=1\n", false, 0},
 		{"KIP-848, a crash", kip848 + "budget crashes=1\n", true, 2},
 		{"KIP-848, a lost response", kip848 + "budget lost-responses=1\n", true, 2},
+		{"KIP-848, a pause", kip848 + "budget pauses=1\n", false, 0},
+		{"KIP-848, a pause, commits", kip848 + "budget pauses=1\ncommits on\n", false, 0},
+		{"KIP-848, a pause, commits at the exact epoch", kip848 + "budget pauses=1\ncommits on\ncommit-epochs exact\n", false, 0},
 		{"KIP-848 static, a restart", static + "budget restarts=1\n", true, 2},
 		{"KIP-848 static, a lost response", static + "budget lost-responses=1\n", true, 2},
 		{"KIP-848, an unsubscribe", strings.Replace(kip848, "member a topics=t\n", "member a topics=t alt-topics=-\n", 1) + "budget subscription-changes=1\n", true, 3},

@@ -1,6 +1,10 @@
 package spec
 
-import "github.com/groupcheck/groupcheck/impl"
+import (
+	"slices"
+
+	"github.com/groupcheck/groupcheck/impl"
+)
 
 // Orphans lists the members the coordinator holds that no running process stands behind: no
 // live consumer holds the id, none has a request parked under it or a response naming it on
@@ -9,7 +13,20 @@ import "github.com/groupcheck/groupcheck/impl"
 // arrives). Nothing but a timer removes such a member
 // (its timers are free: see timer), and until then it keeps its place in the group and
 // whatever the assignment gives it, which nobody consumes.
+//
+// A paused process (budget pauses) stands behind its member: it is judged as it will be when
+// it resumes, for it goes on then under the id it holds and reads the responses queued for it.
+// The coordinator cannot tell it from a dead one — nothing heartbeats meanwhile, and its
+// session timer removes the member as it would a crashed process's — but no member stays that
+// nobody will ever speak for. Reference: Kafka's GroupMetadataManager re-arms a KIP-848
+// member's session timer on each heartbeat (consumerGroupHeartbeat,
+// scheduleConsumerGroupSessionTimeout) and a classic member's on each heartbeat or join
+// (rescheduleClassicGroupMemberHeartbeat), and fences the member only when it fires
+// (consumerGroupFenceMemberOperation "the member session expired",
+// expireClassicGroupMemberHeartbeat); the resumed client heartbeats under the id it kept, and
+// an answer that the member is gone makes it rejoin.
 func (w World) Orphans() []impl.MemberID {
+	w = w.resumed()
 	var out []impl.MemberID
 	if w.cfg.ConsumerProtocol {
 		for _, m := range w.Group.Members() {
@@ -67,4 +84,21 @@ func (w World) Unsettled() impl.MemberID {
 		}
 	}
 	return ""
+}
+
+// resumed is w with every paused process running again, as it will be when its pause ends
+// (Resume): Orphans' view of a paused process. Other slots are shared, as a step shares them.
+func (w World) resumed() World {
+	if !slices.ContainsFunc(w.Slots, func(s *Slot) bool { return s.Process == Paused }) {
+		return w
+	}
+	w.Slots = slices.Clone(w.Slots)
+	for i, s := range w.Slots {
+		if s.Process == Paused {
+			r := *s
+			r.Process = Running
+			w.Slots[i] = &r
+		}
+	}
+	return w
 }
