@@ -14,9 +14,9 @@ import (
 // whose commit then may never return (1 of 20 runs on kfake, 3 of 10 against Kafka 4.4.0).
 // librdkafka's log showed no leave because confluent-kafka-go's Close stops forwarding the
 // log first. On kfake, cooperative-sticky's crash-mid-join is soak only too: in the CI dry
-// run of 4 December kfake answered c's generation-4 OffsetCommit ILLEGAL_GENERATION where the
-// reference search finds no behaviour that does (TestKfakeIllegalGenerationAfterCrashMidJoin;
-// the stop-33 build judges it alike), not yet classified.
+// run of 4 December kfake expired a member parked in SyncGroup and later answered its commit
+// ILLEGAL_GENERATION, which no reference behaviour does (TestKfakeIllegalGenerationAfterCrashMidJoin);
+// the harness now judges that known (kfakeParkedExpiry).
 func TestConformance(t *testing.T) {
 	h.Conformance(t, Protocols, h.Scenarios, func(p h.Protocol, sc h.Scenario) bool {
 		if sc.Zombie || p.Name == KIP848.Name && sc.Name == h.Burst.Name {

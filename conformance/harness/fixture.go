@@ -12,14 +12,20 @@ import (
 // kept as a finding's evidence), failing t if it cannot be read.
 func Fixture(t testing.TB, name string) history.History {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
+	return readHistory(t, filepath.Join("testdata", name))
+}
+
+// readHistory reads the history at path, failing t if it cannot.
+func readHistory(t testing.TB, path string) history.History {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	hist, err := history.Read(f)
 	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+		t.Fatalf("%s: %v", path, err)
 	}
 	return hist
 }

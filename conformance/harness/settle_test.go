@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,24 +14,10 @@ import (
 // (the harness marked it "not settled"): no false alarm on the others, and the settle timeout
 // named by the oracle.
 func TestStallMaxOnFixtures(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "*", "testdata", "*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 20 {
-		t.Fatalf("found only %d fixtures", len(files))
-	}
+	files := fixtureFiles(t)
 	bound, timedOut := DefaultTiming.StallMax(), 0
 	for _, f := range files {
-		in, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist, err := history.Read(in)
-		in.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		hist := readHistory(t, f)
 		unsettled := false
 		for _, e := range hist {
 			unsettled = unsettled || e.Kind == history.Mark && strings.HasPrefix(e.Note, "not settled")
@@ -53,4 +38,17 @@ func TestStallMaxOnFixtures(t *testing.T) {
 	if timedOut == 0 {
 		t.Error("no fixture of a settle that timed out: the test no longer bites")
 	}
+}
+
+// fixtureFiles lists every module's kept histories (../*/testdata/*.jsonl).
+func fixtureFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "*", "testdata", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 20 {
+		t.Fatalf("found only %d fixtures", len(files))
+	}
+	return files
 }

@@ -75,6 +75,7 @@ func (v *Verdict) classifyKfake848() {
 // SyncGroups leave a member owning what kfake fenced it from) says nothing about the client.
 func (v *Verdict) ClassifyKnown() {
 	hit := v.classifyKnown(append(knownKfake[:len(knownKfake):len(knownKfake)], knownOracle...))
+	hit = v.classifyParkedExpiry() || hit
 	if hit && errors.Is(v.RunErr, ErrNotSettled) {
 		v.Known = append(v.Known, "after a known kfake deviation: "+v.RunErr.Error())
 		v.RunErr = nil
@@ -86,7 +87,7 @@ func (v *Verdict) ClassifyKnown() {
 func (v *Verdict) classifyKnown(ks []struct{ detail, property, what string }) (hit bool) {
 	for _, k := range ks {
 		matched := false
-		if strings.HasPrefix(v.Report.Linearizable, "no") && strings.Contains(v.Report.Linearizable, k.detail) {
+		if strings.HasPrefix(v.Report.Linearizable, "no:") && strings.Contains(v.Report.Linearizable, k.detail) {
 			v.Known = append(v.Known, k.what+": "+v.Report.Linearizable)
 			v.Report.Linearizable = "known deviation (see Known)"
 			hit = true
@@ -119,7 +120,7 @@ func (v *Verdict) classifyKnown(ks []struct{ detail, property, what string }) (h
 		// already known not to be a reference coordinator's: a "no" from the search is the
 		// same deviation, whatever operation it stopped at (three leaders of one generation
 		// stop it before the second one is named).
-		if matched && strings.HasPrefix(v.Report.Linearizable, "no") {
+		if matched && strings.HasPrefix(v.Report.Linearizable, "no:") {
 			v.Known = append(v.Known, k.what+": "+v.Report.Linearizable)
 			v.Report.Linearizable = "known deviation (see Known)"
 		}
