@@ -30,7 +30,7 @@ var knownDiffs = []knownDiff{
 	{"kfake-unknown-member-id-echo", kfakeWrong, "kfake", []string{"JoinGroup to", "member id: reference", "broker -"},
 		"kfake answers a JoinGroup it refuses (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID) with an empty member id; Kafka echoes the request's (GroupMetadataManager.classicGroupJoin: `.setMemberId(memberId).setErrorCode(Errors.UNKNOWN_MEMBER_ID.code())`), as the reference does"},
 	{"kfake-commit-unknown-member", kfakeWrong, "kfake", []string{"OffsetCommit to", "reference UNKNOWN_MEMBER_ID, broker ILLEGAL_GENERATION"},
-		"an OffsetCommit from a member id the group does not know: kfake ILLEGAL_GENERATION, Kafka UNKNOWN_MEMBER_ID (ClassicGroup.validateOffsetCommit checks the member before the generation), as the reference"},
+		"an OffsetCommit from a member id to a group with no members: kfake ILLEGAL_GENERATION (groups.go handleOffsetCommit checks the member only in a group that has members), Kafka UNKNOWN_MEMBER_ID (ClassicGroup.validateOffsetCommit checks the member before the generation), as the reference"},
 	{"kfake-sync-timeout", kfakeWrong, "kfake", []string{"group: reference PreparingRebalance, 1 members, broker Stable, 2 members"},
 		"kfake's sync timer does not remove a member that never sent SyncGroup; Kafka removes every pending-sync member and rebalances (GroupMetadataManager.expirePendingSync: `pendingSyncMembers.forEach(memberId -> group.remove(memberId))`), as the reference"},
 	{"kfake-static-absent", kfakeWrong, "kfake", []string{"members: reference 2, broker 1"},
