@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,32 +20,42 @@ import (
 )
 
 // TestKfakeExpiresParkedSync reproduces on kfake alone the deviation behind
-// conformance/confluent/testdata/kfake-illegal-generation-crash-mid-join-cooperative-sticky.jsonl:
-// b leads generation 2 and never syncs (it crashed mid-join); a's SyncGroup waits for it. Kafka
-// keeps a member awaiting sync alive (ClassicGroupMember.hasSatisfiedHeartbeat, read by
-// GroupMetadataManager.expireClassicGroupMemberHeartbeat) until the sync deadline, which
-// removes b and answers a REBALANCE_IN_PROGRESS (expirePendingSync → prepareRebalance). kfake's
-// session timer (groups.go updateHeartbeat) removes a while it waits, and removeMember never
-// answers its SyncGroup. Once the group is empty, kfake answers a's OffsetCommit at generation 2
-// ILLEGAL_GENERATION (handleOffsetCommit checks the member only when the group has members);
-// Kafka answers UNKNOWN_MEMBER_ID (ClassicGroup.validateOffsetCommit calls validateMember
-// first): the probe's kfake-commit-unknown-member. a's session (500 ms) is shorter than the
-// sync deadline (the group's largest rebalance timeout, a's 10 s, which is also kgo's read
-// timeout for a's SyncGroup), so the order does not depend on timers of one length racing;
-// without a, the join phase's deadline is b's 2 s.
+// conformance/confluent/testdata/kfake-illegal-generation-crash-mid-join-cooperative-sticky.jsonl,
+// and with -bootstrap shows a broker's answers to the same requests. b leads generation 2 and
+// never syncs (it crashed mid-join); a's SyncGroup waits for it. Kafka keeps a member awaiting
+// sync alive (ClassicGroupMember.hasSatisfiedHeartbeat, read by
+// GroupMetadataManager.expireClassicGroupMemberHeartbeat): b's session (2 s) removes b, and
+// the rebalance that starts answers a's SyncGroup REBALANCE_IN_PROGRESS. kfake's session timer
+// (groups.go updateHeartbeat) removes a (500 ms) while it waits, and removeMember never
+// answers its SyncGroup. Once the group is empty, kfake answers a's OffsetCommit at
+// generation 2 ILLEGAL_GENERATION (handleOffsetCommit checks the member only when the group
+// has members); Kafka answers UNKNOWN_MEMBER_ID (ClassicGroup.validateOffsetCommit calls
+// validateMember first): the probe's kfake-commit-unknown-member. a's session is shorter than
+// the sync deadline (the group's largest rebalance timeout, a's 10 s, which is also kgo's read
+// timeout for a's SyncGroup), so the order does not depend on timers of one length racing.
 // librdkafka's rebalance timeout is max.poll.interval.ms, never below its session timeout, so
-// the race is lost whenever a librdkafka member's SyncGroup waits out a crashed leader.
+// on kfake the race can be lost whenever a librdkafka member's SyncGroup waits out a crashed
+// leader. Against Kafka 4.4.0 (conformance/kafka's broker, 4 December 2026) a's SyncGroup was
+// answered REBALANCE_IN_PROGRESS at 2.17 s and the commit UNKNOWN_MEMBER_ID; on kfake a was
+// gone at 0.57 s, its SyncGroup unanswered, and the commit ILLEGAL_GENERATION.
 func TestKfakeExpiresParkedSync(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"),
-		kfake.GroupMinSessionTimeout(100*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
+	kafka := Bootstrap() != ""
+	addrs, group := []string{Bootstrap()}, "g"
+	if kafka {
+		group = "parked-sync-" + strconv.FormatInt(time.Now().UnixNano(), 36) // a broker keeps its groups
+	} else {
+		c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"),
+			kfake.GroupMinSessionTimeout(100*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		addrs = c.ListenAddrs()
 	}
-	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	client := func(opts ...kgo.Opt) *kgo.Client {
-		cl, err := kgo.NewClient(append(opts, kgo.SeedBrokers(c.ListenAddrs()...))...)
+		cl, err := kgo.NewClient(append(opts, kgo.SeedBrokers(addrs...))...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +64,19 @@ func TestKfakeExpiresParkedSync(t *testing.T) {
 	}
 	// The committer speaks Kafka 4.0's versions: OffsetCommit v9 names topics, not topic ids.
 	a, b, admin := client(), client(), client(kgo.MaxVersions(kversion.V4_0_0()))
-	const group = "g"
+	if kafka {
+		ct := kmsg.NewPtrCreateTopicsRequest()
+		topic := kmsg.NewCreateTopicsRequestTopic()
+		topic.Topic, topic.NumPartitions, topic.ReplicationFactor = "t", 1, 1
+		ct.Topics = append(ct.Topics, topic)
+		resp, err := ct.RequestWith(ctx, admin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code := resp.Topics[0].ErrorCode; code != 0 && code != kerr.TopicAlreadyExists.Code {
+			t.Fatalf("CreateTopics t: %v", kerr.ErrorForCode(code))
+		}
+	}
 	join := func(cl *kgo.Client, member string, session, rebalance time.Duration) *kmsg.JoinGroupResponse {
 		for range 2 {
 			req := kmsg.NewPtrJoinGroupRequest()
@@ -79,6 +103,7 @@ func TestKfakeExpiresParkedSync(t *testing.T) {
 	sync := func(cl *kgo.Client, member string, gen int32, assign bool) (*kmsg.SyncGroupResponse, error) {
 		req := kmsg.NewPtrSyncGroupRequest()
 		req.Group, req.MemberID, req.Generation = group, member, gen
+		req.ProtocolType, req.Protocol = kmsg.StringPtr("consumer"), kmsg.StringPtr("range") // Kafka checks them from v5
 		if assign {
 			a := kmsg.NewSyncGroupRequestGroupAssignment()
 			a.MemberID, a.MemberAssignment = member, []byte{0}
@@ -104,7 +129,7 @@ func TestKfakeExpiresParkedSync(t *testing.T) {
 	}
 
 	// b joins alone and leads generation 1.
-	jb := join(b, "", 10*time.Second, 2*time.Second)
+	jb := join(b, "", 2*time.Second, 2*time.Second)
 	if _, err := sync(b, jb.MemberID, jb.Generation, true); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +139,7 @@ func TestKfakeExpiresParkedSync(t *testing.T) {
 	waitGroup("a's join starts a rebalance", 5*time.Second, func(g kmsg.DescribeGroupsResponseGroup) bool {
 		return g.State == "PreparingRebalance"
 	})
-	jb2 := join(b, jb.MemberID, 10*time.Second, 2*time.Second)
+	jb2 := join(b, jb.MemberID, 2*time.Second, 2*time.Second)
 	aj := <-ja
 	if aj.Generation != jb2.Generation || jb2.LeaderID != jb.MemberID {
 		t.Fatalf("generation %d (a) and %d (b), leader %s: want one generation led by b", aj.Generation, jb2.Generation, jb2.LeaderID)
@@ -128,16 +153,26 @@ func TestKfakeExpiresParkedSync(t *testing.T) {
 		}
 		synced <- err
 	}()
-	waitGroup("kfake removes a while its SyncGroup waits", 5*time.Second, func(g kmsg.DescribeGroupsResponseGroup) bool {
-		return len(g.Members) == 1 && g.Members[0].MemberID == jb.MemberID
-	})
-	waitGroup("the group empties (the join phase's deadline removes b)", 10*time.Second, func(g kmsg.DescribeGroupsResponseGroup) bool {
+	if !kafka {
+		waitGroup("kfake removes a while its SyncGroup waits", 5*time.Second, func(g kmsg.DescribeGroupsResponseGroup) bool {
+			return len(g.Members) == 1 && g.Members[0].MemberID == jb.MemberID
+		})
+	}
+	waitGroup("the group empties (the sessions remove b, then a)", 10*time.Second, func(g kmsg.DescribeGroupsResponseGroup) bool {
 		return g.State == "Empty"
 	})
 	select {
 	case err := <-synced:
-		t.Fatalf("a's SyncGroup was answered (%v): kfake answers a parked SyncGroup when it removes the member; update the finding", err)
+		if !kafka {
+			t.Fatalf("a's SyncGroup was answered (%v): kfake answers a parked SyncGroup when it removes the member; update the finding", err)
+		}
+		if !errors.Is(err, kerr.RebalanceInProgress) {
+			t.Errorf("a's SyncGroup: %v, want REBALANCE_IN_PROGRESS", err)
+		}
 	default:
+		if kafka {
+			t.Error("a's SyncGroup unanswered with the group empty, want REBALANCE_IN_PROGRESS")
+		}
 	}
 	oc := kmsg.NewPtrOffsetCommitRequest()
 	oc.Group, oc.MemberID, oc.Generation = group, aj.MemberID, aj.Generation
@@ -153,8 +188,12 @@ func TestKfakeExpiresParkedSync(t *testing.T) {
 	if len(resp.Topics) != 1 || len(resp.Topics[0].Partitions) != 1 {
 		t.Fatalf("OffsetCommit answer %+v", resp)
 	}
-	if got := resp.Topics[0].Partitions[0].ErrorCode; got != kerr.IllegalGeneration.Code {
-		t.Errorf("a's commit to the empty group: %v, want kfake's ILLEGAL_GENERATION (Kafka: UNKNOWN_MEMBER_ID); update the finding", kerr.ErrorForCode(got))
+	want := kerr.IllegalGeneration // kfake's; Kafka's is UNKNOWN_MEMBER_ID
+	if kafka {
+		want = kerr.UnknownMemberID
+	}
+	if got := resp.Topics[0].Partitions[0].ErrorCode; got != want.Code {
+		t.Errorf("a's commit to the empty group: %v, want %v", kerr.ErrorForCode(got), want)
 	}
 }
 
