@@ -148,6 +148,9 @@ func newProber(bootstrap string) (*prober, func(), error) {
 			topics[topicPrefix(w.name)+t.Name] = t.Partitions
 		}
 	}
+	for t, c := range seamTopics {
+		topics[seamPrefix+t] = c
+	}
 	ids, err := b.createTopics(topics)
 	if err != nil {
 		b.stop()

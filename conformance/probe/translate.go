@@ -261,7 +261,7 @@ func (n *names) subscription(s impl.Subscription) []byte {
 		m.Topics = append(m.Topics, n.topic(t))
 	}
 	for _, t := range s.OwnedPartitions.Topics() {
-		m.OwnedPartitions = append(m.OwnedPartitions, kmsg.ConsumerMemberMetadataOwnedPartition{Topic: n.topic(t), Partitions: partitionsOf(s.OwnedPartitions, t)})
+		m.OwnedPartitions = append(m.OwnedPartitions, kmsg.ConsumerMemberMetadataOwnedPartition{Topic: n.topic(t), Partitions: n.brokerPartitions(s.OwnedPartitions, t)})
 	}
 	u := kmsg.NewStickyMemberMetadata()
 	u.Generation = int32(s.UserData.Generation)
@@ -285,7 +285,7 @@ func (n *names) readSubscription(b []byte) (impl.Subscription, error) {
 	var tps []impl.TopicPartition
 	for _, o := range m.OwnedPartitions {
 		for _, p := range o.Partitions {
-			tps = append(tps, impl.TP(n.refTopic(o.Topic), p))
+			tps = append(tps, impl.TP(n.refTopic(o.Topic), n.refPartition(n.refTopic(o.Topic), p)))
 		}
 	}
 	s.OwnedPartitions = impl.NewPartitionSet(tps...)
@@ -307,7 +307,7 @@ func (n *names) assignment(a impl.Assignment) []byte {
 	m := kmsg.NewConsumerMemberAssignment()
 	m.Version = 0
 	for _, t := range a.Partitions.Topics() {
-		m.Topics = append(m.Topics, kmsg.ConsumerMemberAssignmentTopic{Topic: n.topic(t), Partitions: partitionsOf(a.Partitions, t)})
+		m.Topics = append(m.Topics, kmsg.ConsumerMemberAssignmentTopic{Topic: n.topic(t), Partitions: n.brokerPartitions(a.Partitions, t)})
 	}
 	return m.AppendTo(nil)
 }
@@ -323,10 +323,20 @@ func (n *names) readAssignment(b []byte) (impl.Assignment, error) {
 	var tps []impl.TopicPartition
 	for _, t := range m.Topics {
 		for _, p := range t.Partitions {
-			tps = append(tps, impl.TP(n.refTopic(t.Topic), p))
+			tps = append(tps, impl.TP(n.refTopic(t.Topic), n.refPartition(n.refTopic(t.Topic), p)))
 		}
 	}
 	return impl.Assignment{Partitions: impl.NewPartitionSet(tps...)}, nil
+}
+
+// brokerPartitions are s's partitions of topic as the broker numbers them (the same numbers
+// unless a KIP-848 assignment relabelled them, partitions.go).
+func (n *names) brokerPartitions(s impl.PartitionSet, topic string) []int32 {
+	ps := partitionsOf(s, topic)
+	for i, p := range ps {
+		ps[i] = n.brokerPartition(topic, p)
+	}
+	return ps
 }
 
 func partitionsOf(s impl.PartitionSet, topic string) []int32 {
