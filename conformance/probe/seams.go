@@ -210,7 +210,10 @@ func (p *prober) runSeam(s seamSchedule) (seamRun, error) {
 			case jr != nil && jr.ErrorCode == 0:
 				run.races = append(run.races, "heartbeat before the JoinGroup")
 				g, out2 = refDeliver(before, next.req, impl.MemberID(next.member))
-				g, out = refDeliver(g, st.req, impl.MemberID(st.member))
+				out2, out = nil, out2 // compared first: its epoch tells the numbering (names.learnShift)
+				var join []impl.Reply
+				g, join = refDeliver(g, st.req, impl.MemberID(st.member))
+				out2 = join
 			default:
 				run.races = append(run.races, "heartbeat in the first join phase")
 				g, out2 = refDeliver(g, next.req, impl.MemberID(next.member))
