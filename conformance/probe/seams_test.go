@@ -1,9 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/migration"
 )
 
 // TestMigrationSeams runs each mixed-group schedule against KAFKA_BOOTSTRAP, several times,
@@ -52,4 +57,48 @@ func seamKnown(s seamSchedule, diff string) bool {
 		}
 	}
 	return false
+}
+
+// refSeam replays s in the reference alone, a race in the order "heartbeat in the first
+// join phase", and returns every reply as "member: response", in order.
+func refSeam(s seamSchedule) []string {
+	g := migration.New(seamConfig())
+	owned := map[string]impl.PartitionSet{}
+	who := map[impl.Conn]string{}
+	var lines []string
+	for _, st := range s.steps {
+		st = st.request(g, owned)
+		who[st.req.From()] = st.member
+		var out, timer []impl.Reply
+		g, out = refDeliver(g, st.req, impl.MemberID(st.member))
+		if !st.race {
+			g, timer = refJoinAtOnce(g)
+		}
+		for _, r := range append(out, timer...) {
+			if a, ok := r.Response.(impl.SyncGroupResponse); ok && a.Error == impl.None {
+				owned[who[r.To]] = a.Assignment.Partitions
+			}
+			lines = append(lines, fmt.Sprintf("%s: %+v", who[r.To], r.Response))
+		}
+	}
+	return lines
+}
+
+// TestSeamSchedulesInReference: the schedules drive the reference where their comments say,
+// without a broker — (a) the KIP-848 joiner is handed a withheld partition, (b) the bounced
+// static member gets epoch 2 and nothing, (c) the join in the first join phase is
+// UNKNOWN_SERVER_ERROR, (d) x leads the classic group again at generation 3.
+func TestSeamSchedulesInReference(t *testing.T) {
+	want := map[string]string{
+		"upgrade-withheld":          "w: {Error:NONE MemberID:w MemberEpoch:4 Assignment:(t-1)}",
+		"static-bounce-before-sync": "y2: {Error:NONE MemberID:y2 MemberEpoch:2 Assignment:()}",
+		"upgrade-first-join":        "w: {Error:UNKNOWN_SERVER_ERROR MemberID: MemberEpoch:0 Assignment:<nil>}",
+		"upgrade-downgrade":         "x: {Error:NONE Generation:3 ProtocolName:cooperative-sticky Leader:x MemberID:x",
+	}
+	for _, s := range seamSchedules {
+		lines := refSeam(s)
+		if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, want[s.name]) }) {
+			t.Errorf("%s: no reply %q in the reference:\n  %s", s.name, want[s.name], strings.Join(lines, "\n  "))
+		}
+	}
 }
