@@ -16,7 +16,8 @@ import (
 // probe's search are one protocol each; these are the seams between the two, written out
 // because the reference world has no mixed-group preset to search yet.
 
-// seamTopic is the mixed schedules' topic (4 partitions), "t" to the reference.
+// seamPrefix names the mixed schedules' topics on the broker; seamTopics are the reference's
+// (one, "t", of 4 partitions), created with every world's.
 const seamPrefix = "probe-seam-"
 
 var seamTopics = map[string]int32{"t": 4}
@@ -102,9 +103,9 @@ func (c *seamConn) await(d time.Duration) (received, error) {
 }
 
 // runSeam runs s once in a group of its own. Member names are the reference's member ids
-// (fresh ids); the broker's are matched by first appearance, as in every schedule. The
-// topic's partitions are told apart from the start: classic assignments are the leader's
-// own, so a KIP-848 assignment is compared exactly, not up to a relabelling.
+// (fresh ids); the broker's are matched by first appearance, as in every schedule, and
+// partitions are relabelled as in KIP-848 worlds until some proper subset of the topic has
+// been exchanged (a leader's SyncGroup, a commit, an assignment).
 func (p *prober) runSeam(s seamSchedule) (seamRun, error) {
 	var run seamRun
 	p.seq++
