@@ -26,25 +26,7 @@ import (
 // make a history the oracle checks. The harness's scenarios (TestConformance) run against the
 // same broker with the wire tap; this test adds the static member's temporary leave.
 func TestRealKafka(t *testing.T) {
-	addr := os.Getenv("KAFKA_BOOTSTRAP")
-	if addr == "" {
-		t.Skip("KAFKA_BOOTSTRAP is not set")
-	}
-	b, err := Built()
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	adm := kadm.NewClient(admin)
-	logs, err := os.MkdirTemp("", "java-smoke-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("members' logs in %s", logs)
+	env := newRealKafka(t, "java-smoke-")
 	classic := []string{"group.protocol=classic", "partition.assignment.strategy=" + cooperativeAssignor}
 	kip848 := []string{"group.protocol=consumer", "group.remote.assignor=uniform"}
 	for _, tc := range []smokeCase{
@@ -59,7 +41,7 @@ func TestRealKafka(t *testing.T) {
 			if h.Runs() > 1 {
 				name = fmt.Sprintf("%s/run%d", tc.name, i)
 			}
-			t.Run(name, func(t *testing.T) { smoke(t, b, admin, adm, addr, logs, tc) })
+			t.Run(name, func(t *testing.T) { smoke(t, env, tc) })
 		}
 	}
 }
@@ -72,72 +54,141 @@ type smokeCase struct {
 }
 
 // smoke is one TestRealKafka run.
-func smoke(t *testing.T, b Build, admin *kgo.Client, adm *kadm.Client, addr, logs string, tc smokeCase) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	run := fmt.Sprintf("java-smoke-%s-%d", tc.name, time.Now().UnixNano())
-	if _, err := adm.CreateTopic(ctx, 4, 1, nil, run); err != nil {
-		t.Fatalf("create topic %s: %v", run, err)
+func smoke(t *testing.T, env *realKafka, tc smokeCase) {
+	r := env.newRun(t, "java-smoke-"+tc.name)
+	defer r.close()
+	opt := options{settings: tc.settings, static: tc.static}
+	r.start("a", tc.proto, opt)
+	r.start("b", tc.proto, opt)
+	r.settle("a", "b")
+	r.start("c", tc.proto, opt)
+	r.settle("a", "b", "c")
+	r.leave("a")
+	r.settle("b", "c")
+	r.leave("b")
+	r.leave("c")
+	r.judge()
+}
+
+// realKafka is the broker at $KAFKA_BOOTSTRAP (the test is skipped without it), an admin
+// client of it, the built driver and a directory for the members' logs.
+type realKafka struct {
+	b     Build
+	admin *kgo.Client
+	adm   *kadm.Client
+	addr  string
+	logs  string
+}
+
+func newRealKafka(t *testing.T, logPrefix string) *realKafka {
+	t.Helper()
+	addr := os.Getenv("KAFKA_BOOTSTRAP")
+	if addr == "" {
+		t.Skip("KAFKA_BOOTSTRAP is not set")
 	}
-	defer adm.DeleteTopics(context.Background(), run)
-	pctx, stop := context.WithCancel(ctx)
-	defer stop()
-	go produce(pctx, admin, run, 4) // records to poll, so that the members commit
-	g := newGroup(4, tc.proto)
+	b, err := Built()
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := kgo.NewClient(kgo.SeedBrokers(addr), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(admin.Close)
+	logs, err := os.MkdirTemp("", logPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("members' logs in %s", logs)
+	return &realKafka{b: b, admin: admin, adm: kadm.NewClient(admin), addr: addr, logs: logs}
+}
+
+// realRun is one group of Java consumers against the real broker: a fresh topic of four
+// partitions written to every 200 ms, the members by node name, and the history their
+// callbacks and commits make.
+type realRun struct {
+	*realKafka
+	t       *testing.T
+	ctx     context.Context
+	cancel  context.CancelFunc
+	run     string
+	g       *group
+	members map[string]*client
+}
+
+func (env *realKafka) newRun(t *testing.T, name string) *realRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	r := &realRun{realKafka: env, t: t, ctx: ctx, cancel: cancel,
+		run: fmt.Sprintf("%s-%d", name, time.Now().UnixNano()), g: newGroup(4), members: map[string]*client{}}
+	if _, err := env.adm.CreateTopic(ctx, 4, 1, nil, r.run); err != nil {
+		cancel()
+		t.Fatalf("create topic %s: %v", r.run, err)
+	}
+	t.Cleanup(func() { env.adm.DeleteTopics(context.Background(), r.run) })
+	go produce(ctx, env.admin, r.run, 4) // records to poll, so that the members commit
+	return r
+}
+
+func (r *realRun) close() { r.cancel() }
+
+// start starts member name under proto (history.Classic or history.Consumer) with opt's
+// settings; a classic member takes JoinSafeTiming, as the kfake runs do.
+func (r *realRun) start(name, proto string, opt options) {
+	r.t.Helper()
+	log, err := os.Create(filepath.Join(r.logs, r.run+"."+name+".log"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { log.Close() })
 	tm := h.DefaultTiming
-	if tc.proto == history.Classic {
+	if proto == history.Classic {
 		tm = h.JoinSafeTiming
 	}
-	opt := options{settings: tc.settings, static: tc.static}
-	members := map[string]*client{}
-	startOne := func(name string) {
-		t.Helper()
-		log, err := os.Create(filepath.Join(logs, run+"."+name+".log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { log.Close() })
-		m := &standIn{g: g, name: name, tm: tm, log: log}
-		g.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: tc.proto})
-		props := properties([]string{addr}, run, name, tc.proto, tm, opt)
-		c, err := launch(b, m, name, log, []string{run}, props, opt)
-		if err != nil {
-			t.Fatalf("start %s: %v", name, err)
-		}
-		t.Logf("%s: JVM started and consumer created in %v", name, c.startup.Round(time.Millisecond))
-		members[name] = c
+	m := &standIn{g: r.g, name: name, proto: proto, tm: tm, log: log}
+	r.g.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: proto})
+	props := properties([]string{r.addr}, r.run, name, proto, tm, opt)
+	c, err := launch(r.b, m, name, log, []string{r.run}, props, opt)
+	if err != nil {
+		r.t.Fatalf("start %s: %v", name, err)
 	}
-	settle := func(live ...string) {
-		t.Helper()
-		began := time.Now()
-		if err := g.settled(ctx, live, time.Second); err != nil {
-			t.Fatalf("%v; owned: %s", err, g.String())
-		}
-		t.Logf("settled on %s in %v", g.String(), time.Since(began).Round(time.Millisecond))
+	r.t.Logf("%s (%s): JVM started and consumer created in %v", name, proto, c.startup.Round(time.Millisecond))
+	r.members[name] = c
+}
+
+// settle waits until the live members own every partition between them, each once.
+func (r *realRun) settle(live ...string) time.Duration {
+	r.t.Helper()
+	began := time.Now()
+	if err := r.g.settled(r.ctx, live, time.Second); err != nil {
+		r.t.Fatalf("%v; owned: %s", err, r.g.String())
 	}
-	leave := func(name string) {
-		t.Helper()
-		lctx, lcancel := context.WithTimeout(ctx, 30*time.Second)
-		defer lcancel()
-		end := g.rec.Begin(history.Event{Kind: history.Close, Node: name, Proto: tc.proto})
-		err := members[name].Leave(lctx)
-		x := history.Event{}
-		if err != nil {
-			x.Err = err.Error()
-			t.Errorf("leave %s: %v", name, err)
-		}
-		end(x)
+	took := time.Since(began)
+	r.t.Logf("settled on %s in %v", r.g.String(), took.Round(time.Millisecond))
+	return took
+}
+
+// leave closes member name's consumer (its revoke callback commits), recorded as a Close.
+func (r *realRun) leave(name string) {
+	r.t.Helper()
+	lctx, lcancel := context.WithTimeout(r.ctx, 30*time.Second)
+	defer lcancel()
+	m := r.members[name]
+	end := r.g.rec.Begin(history.Event{Kind: history.Close, Node: name, Proto: m.n.(*standIn).proto})
+	err := m.Leave(lctx)
+	x := history.Event{}
+	if err != nil {
+		x.Err = err.Error()
+		r.t.Errorf("leave %s: %v", name, err)
 	}
-	startOne("a")
-	startOne("b")
-	settle("a", "b")
-	startOne("c")
-	settle("a", "b", "c")
-	leave("a")
-	settle("b", "c")
-	leave("b")
-	leave("c")
-	hist := g.rec.History()
+	end(x)
+	delete(r.members, name)
+}
+
+// judge checks the run's history with the oracle, and keeps it beside the logs if it fails.
+func (r *realRun) judge() oracle.Report {
+	r.t.Helper()
+	hist := r.g.rec.History()
 	rep := oracle.Check(hist, oracle.Options{})
 	commits := 0
 	for _, e := range hist {
@@ -145,15 +196,16 @@ func smoke(t *testing.T, b Build, admin *kgo.Client, adm *kadm.Client, addr, log
 			commits++
 		}
 	}
-	t.Logf("oracle on the callbacks and commits (no wire tap): %d events, %d commits, %d violations, %d zombies",
+	r.t.Logf("oracle on the callbacks and commits (no wire tap): %d events, %d commits, %d violations, %d zombies",
 		rep.Events, commits, len(rep.Violations), len(rep.Zombies))
 	if !rep.OK() {
-		t.Errorf("%s", rep)
-		if f, err := os.Create(filepath.Join(logs, run+".jsonl")); err == nil {
+		r.t.Errorf("%s", rep)
+		if f, err := os.Create(filepath.Join(r.logs, r.run+".jsonl")); err == nil {
 			hist.Write(f)
 			f.Close()
 		}
 	}
+	return rep
 }
 
 // produce writes a record to each partition of topic every 200 ms until ctx ends.
@@ -176,15 +228,14 @@ func produce(ctx context.Context, cl *kgo.Client, topic string, parts int32) {
 // callbacks and commits make.
 type group struct {
 	parts   int
-	proto   string
 	rec     *history.Recorder
 	mu      sync.Mutex
 	owned   map[string]map[int32]string // topic → partition → member name
 	changed chan struct{}               // a callback changed ownership
 }
 
-func newGroup(parts int, proto string) *group {
-	return &group{parts: parts, proto: proto, rec: history.NewRecorder(), owned: map[string]map[int32]string{},
+func newGroup(parts int) *group {
+	return &group{parts: parts, rec: history.NewRecorder(), owned: map[string]map[int32]string{},
 		changed: make(chan struct{}, 1)}
 }
 
@@ -244,6 +295,7 @@ func (g *group) String() string {
 type standIn struct {
 	g      *group
 	name   string
+	proto  string // history.Classic or history.Consumer: the group.protocol it started with
 	tm     h.Timing
 	log    *os.File // the JVM's stderr and the driver's log lines
 	member string
@@ -251,7 +303,7 @@ type standIn struct {
 }
 
 func (m *standIn) event(kind history.Kind, member string, gen int32) history.Event {
-	return history.Event{Kind: kind, Node: m.name, Proto: m.g.proto, Member: member, Gen: gen}
+	return history.Event{Kind: kind, Node: m.name, Proto: m.proto, Member: member, Gen: gen}
 }
 
 func (m *standIn) Begin(kind history.Kind, member string, gen int32, parts history.Parts) func(string, int32) {
