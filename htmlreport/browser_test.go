@@ -134,12 +134,7 @@ func TestBrowser(t *testing.T) {
 // commit-from-owner catches.
 func lateCommit(t *testing.T) history.History {
 	t.Helper()
-	f, err := os.Open("testdata/late-commit-cooperative.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := history.Read(f)
+	h, err := history.ReadFile("testdata/late-commit-cooperative.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

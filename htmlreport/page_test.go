@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/groupcheck/groupcheck/oracle"
-	"github.com/groupcheck/groupcheck/oracle/history"
 	"github.com/groupcheck/groupcheck/traces"
 )
 
@@ -337,15 +336,7 @@ func TestHistoryPage(t *testing.T) {
 // TestHistoryTimelineSaysWhatIsLeftOut: given the first events of a longer history, the
 // timeline draws them and says how many there were.
 func TestHistoryTimelineSaysWhatIsLeftOut(t *testing.T) {
-	f, err := os.Open("testdata/late-commit-cooperative.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := history.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := lateCommit(t)
 	r := oracle.Check(h, oracle.Options{})
 	tl := HistoryTimeline("h", "x", h[:50], r)
 	if len(tl.Steps) != 50 || !slices.Contains(tl.About, fmt.Sprintf("the first 50 of %d events are drawn", len(h))) {

@@ -107,12 +107,7 @@ func checkHistory(args []string, stdout, stderr io.Writer) int {
 // writeVisualization writes porcupine's visualization of the linearizability check of the
 // history at path to file: the whole history read and searched at once (search.Visualize).
 func writeVisualization(file, path string, lo search.Options, timeout time.Duration) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	h, err := history.Read(f)
+	h, err := history.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package confluent
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,12 +63,7 @@ func TestKIP1251Commit(t *testing.T) {
 // fixed: b's late Generation event at seq 301 (Node.GenerationsFromTap). This test pins the
 // order of a's events.
 func TestLeaveBeforeRevoke(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "leave-before-revoke-kip848.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := history.Read(f)
+	hist, err := history.ReadFile(filepath.Join("testdata", "leave-before-revoke-kip848.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -18,14 +17,9 @@ func Fixture(t testing.TB, name string) history.History {
 // readHistory reads the history at path, failing t if it cannot.
 func readHistory(t testing.TB, path string) history.History {
 	t.Helper()
-	f, err := os.Open(path)
+	hist, err := history.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := history.Read(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
 	}
 	return hist
 }

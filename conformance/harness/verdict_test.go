@@ -70,12 +70,7 @@ func TestVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	back, err := history.Read(f)
+	back, err := history.ReadFile(path)
 	if err != nil || len(back) != len(h) {
 		t.Errorf("saved history reads back as %d events, err %v; want %d", len(back), err, len(h))
 	}

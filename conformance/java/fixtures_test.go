@@ -1,9 +1,9 @@
 package java
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,15 +21,7 @@ import (
 // so b's partition t1/3 stays reserved and unowned for ever; the harness's settle times out.
 // It is a kfake finding, not the client's: the oracle sees nothing wrong in the history.
 func TestKfakeStaticLeaveNeverExpires(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "kfake-static-leave-never-expires-kip848.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	hist, err := history.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hist := readFixture(t, "kfake-static-leave-never-expires-kip848.jsonl")
 	at := slices.IndexFunc(hist, func(e history.Event) bool {
 		return e.Node == "b" && e.Op == history.ConsumerGroupHeartbeat && e.Phase == history.End && e.Gen == -2
 	})
@@ -49,4 +41,52 @@ func TestKfakeStaticLeaveNeverExpires(t *testing.T) {
 	if !rep.OK() {
 		t.Errorf("the oracle finds fault with the history, but only kfake's timer is wrong:\n%s", rep)
 	}
+}
+
+// TestUpgradeDuringRevocationHistory replays a TestRealKafkaUpgradeDuringRevocation run
+// against Kafka 4.4.0 (kafka-clients 4.4.0; the topic renamed t): classic cooperative-sticky
+// a, b and c at generation 4, where a revokes t-1 (seq 57, held inside onPartitionsRevoked);
+// w joins with group.protocol=consumer (seq 61), the group converts, and w is assigned t-1
+// at epoch 5 (seq 89) while a is still in its revoke callback, whose commit of t-0 t-1 is
+// then accepted (seq 91–92). The oracle must report the double ownership; it is Kafka's
+// (docs/findings.md, "An online upgrade during a cooperative revocation").
+func TestUpgradeDuringRevocationHistory(t *testing.T) {
+	hist := readFixture(t, "kafka-upgrade-during-revocation.jsonl")
+	rep := oracle.Check(hist, oracle.Options{})
+	var overlap *oracle.Violation
+	for i, v := range rep.Violations {
+		if v.Property == oracle.ExclusiveOwnership && strings.Contains(v.Message, "a and w both owned t-1") {
+			overlap = &rep.Violations[i]
+		}
+	}
+	if overlap == nil {
+		t.Fatalf("the oracle does not report a and w owning t-1 together:\n%s", rep)
+	}
+	// The commit a's revoke callback sends after w was assigned t-1 is accepted.
+	var assigned, committed int64
+	for _, e := range hist {
+		switch {
+		case e.Kind == history.Assign && e.Phase == history.Begin && e.Node == "w" && slices.Contains(e.Parts["t"], 1):
+			assigned = e.Seq
+		case assigned > 0 && e.Kind == history.Commit && e.Phase == history.End && e.Node == "a" && e.Err == "":
+			committed = e.Seq
+		}
+		if committed > 0 {
+			break
+		}
+	}
+	if assigned == 0 || committed == 0 {
+		t.Errorf("want w assigned t-1 and then a's commit accepted; seq %d, %d", assigned, committed)
+	}
+	t.Logf("%s; a's commit accepted at seq %d", overlap.Message, committed)
+}
+
+// readFixture reads testdata/name, a history.
+func readFixture(t *testing.T, name string) history.History {
+	t.Helper()
+	hist, err := history.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hist
 }

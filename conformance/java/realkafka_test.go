@@ -114,6 +114,9 @@ type realRun struct {
 	run     string
 	g       *group
 	members map[string]*client
+	// hold, if set, is called by each member's rebalance callback as it begins (before it
+	// does anything): a test blocks there to hold a member inside its callback.
+	hold func(name string, kind history.Kind, parts history.Parts)
 }
 
 func (env *realKafka) newRun(t *testing.T, name string) *realRun {
@@ -145,7 +148,11 @@ func (r *realRun) start(name, proto string, opt options) {
 	if proto == history.Classic {
 		tm = h.JoinSafeTiming
 	}
-	m := &standIn{g: r.g, name: name, proto: proto, tm: tm, log: log}
+	m := &standIn{g: r.g, name: name, proto: proto, tm: tm, log: log, hold: func(k history.Kind, p history.Parts) {
+		if r.hold != nil {
+			r.hold(name, k, p)
+		}
+	}}
 	r.g.rec.Record(history.Event{Kind: history.Start, Node: name, Proto: proto})
 	props := properties([]string{r.addr}, r.run, name, proto, tm, opt)
 	c, err := launch(r.b, m, name, log, []string{r.run}, props, opt)
@@ -297,7 +304,8 @@ type standIn struct {
 	name   string
 	proto  string // history.Classic or history.Consumer: the group.protocol it started with
 	tm     h.Timing
-	log    *os.File // the JVM's stderr and the driver's log lines
+	log    *os.File                                     // the JVM's stderr and the driver's log lines
+	hold   func(kind history.Kind, parts history.Parts) // realRun.hold
 	member string
 	gen    int32
 }
@@ -311,6 +319,7 @@ func (m *standIn) Begin(kind history.Kind, member string, gen int32, parts histo
 	e := m.event(kind, member, gen)
 	e.Parts = parts
 	end := m.g.rec.Begin(e)
+	m.hold(kind, parts)
 	return func(member string, gen int32) { end(m.event("", member, gen)) }
 }
 

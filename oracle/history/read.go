@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -33,6 +34,20 @@ func Read(r io.Reader) (History, error) {
 		}
 		h = append(h, e)
 	}
+}
+
+// ReadFile reads the history in the file at path (Read); an error names the path.
+func ReadFile(path string) (History, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
 }
 
 // Reader reads a JSON-lines history one event at a time and validates each as it comes, so

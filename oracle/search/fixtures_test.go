@@ -146,12 +146,7 @@ func TestKIP848FalseAlarms(t *testing.T) {
 
 func readFile(t *testing.T, path string) history.History {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, err := history.Read(f)
+	h, err := history.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
