@@ -68,7 +68,7 @@ func (g *liveGraph) timeBounds(comp []int32, members [][]int32) ([]int, []spec.T
 	var touched []int16
 	for c, ws := range members {
 		for _, v := range ws {
-			for _, e := range g.out[v] {
+			for _, e := range g.from(v) {
 				if !e.fair {
 					continue
 				}
@@ -184,7 +184,7 @@ func (g *liveGraph) worstWalk(v int32, layer int, comp []int32, members [][]int3
 // 0) whose value, with the component's cycle extra, is t; and the layer it leads into.
 func (g *liveGraph) exitWorth(c int32, layer, t, extra int, comp []int32, members [][]int32, vals [][]int, w weight) (hop, int, bool) {
 	for _, u := range members[c] {
-		for _, e := range g.out[u] {
+		for _, e := range g.from(u) {
 			next := layer
 			switch {
 			case !e.fair && (layer == 0 || !g.event(e)):

@@ -38,10 +38,8 @@ func TestConvergeTimeArithmetic(t *testing.T) {
 			map[int16]spec.Timer{9: session}, 0},
 	} {
 		tc.g.durations = spec.DefaultTimers()
-		for v := range tc.g.out {
-			for j, e := range tc.g.out[v] {
-				tc.g.out[v][j].wait = tc.wait[e.key]
-			}
+		for j, e := range tc.g.edges {
+			tc.g.edges[j].wait = tc.wait[e.key]
 		}
 		comp, members := tc.g.unconverged()
 		if r := tc.g.rounds(comp, members, 1); r.Figures.Time != tc.want {

@@ -13,7 +13,7 @@ import (
 // goal worlds are listed. It lets the fairness and rounds arithmetic be tested on shapes that
 // a protocol world would take long to reach.
 func graphOf(n int, goal []int, unavail map[int]int16, edges ...edge3) *liveGraph {
-	g := &liveGraph{out: make([][]edge, n), goal: make([]bool, n), unavail: make([]int16, n), parent: make([]int32, n)}
+	g := &liveGraph{goal: make([]bool, n), unavail: make([]int16, n), parent: make([]int32, n)}
 	for _, i := range goal {
 		g.goal[i] = true
 	}
@@ -21,10 +21,16 @@ func graphOf(n int, goal []int, unavail map[int]int16, edges ...edge3) *liveGrap
 		g.unavail[i] = u
 	}
 	keys := 0
+	out := make([][]edge, n)
 	for _, e := range edges {
-		g.out[e.from] = append(g.out[e.from], edge{to: e.to, key: int16(e.key), fair: !e.env, bump: e.bump})
+		out[e.from] = append(out[e.from], edge{to: e.to, key: int16(e.key), fair: !e.env, bump: e.bump})
 		keys = max(keys, int(e.key)+1)
 	}
+	for _, es := range out { // as newLiveGraph lays them out, world by world
+		g.first = append(g.first, int32(len(g.edges)))
+		g.edges = append(g.edges, es...)
+	}
+	g.seal()
 	g.keys = make([]actionKey, keys)
 	for k := range g.keys {
 		g.keys[k] = actionKey{kind: spec.JoinTimeout, member: impl.MemberID(fmt.Sprint(k))} // text needs no config
@@ -65,7 +71,7 @@ func TestFairComponents(t *testing.T) {
 		comp, members := tc.g.unconverged()
 		fair := tc.g.fairComponents(comp, members)
 		got := false
-		for i := range tc.g.out {
+		for i := range tc.g.size() {
 			if comp[i] >= 0 && fair[comp[i]] {
 				got = true
 			}

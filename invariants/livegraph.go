@@ -37,16 +37,20 @@ type actionKey struct {
 // action that reached it, its out-edges, whether it is converged, and how many subscribed
 // partitions it leaves without a live owner.
 type liveGraph struct {
-	parent    []int32
-	action    []int16
-	out       [][]edge
+	parent []int32
+	action []int16
+	// The out-edges in one array, world by world (compressed sparse rows): world v's are
+	// edges[first[v]:first[v+1]] (from). A world's edges are all added while it is expanded,
+	// in BFS order, so the array only grows at its end; it costs an edge's 12 bytes and an
+	// offset per world, not a slice header and its growth per world.
+	edges     []edge
+	first     []int32
 	goal      []bool
 	settled   []bool // the coordinator keeps no id that no running process stands behind (spec.World.Unsettled)
 	unavail   []int16
 	durations spec.Timers // the config's (spec.Config.Durations)
 	keys      []actionKey // by key id
 	init      spec.World
-	edges     int
 	stopped   string // the bound that stopped the graph (LiveBounds), or ""
 	// stable is, with LiveBounds.PerStart, a fingerprint of each converged world's encoding
 	// that does not depend on the process (FNV-1a), by index.
@@ -69,7 +73,12 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	index := map[uint64]int32{}
 	keyID := map[actionKey]int16{}
 	var buf []byte
+	// The queue holds the frontier packed (spec.Packer): a world of the frontier costs its
+	// part indices, not its roles' heap, and a successor shares its parent's parts.
 	var queue fifo
+	pk := spec.NewPacker(c)
+	var cur spec.World // the world being expanded
+	var curP spec.PackedWorld
 	goal := Goal(c)
 	add := func(w spec.World, parent int32, action int16) int32 {
 		buf = w.Encode(buf[:0])
@@ -81,7 +90,6 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		index[fp] = i
 		g.parent = append(g.parent, parent)
 		g.action = append(g.action, action)
-		g.out = append(g.out, nil)
 		g.goal = append(g.goal, goal(w))
 		g.settled = append(g.settled, w.Unsettled() == "")
 		if g.stable != nil && g.goal[i] {
@@ -90,7 +98,11 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			g.stable[i] = h.Sum64()
 		}
 		g.unavail = append(g.unavail, int16(unowned(w)))
-		queue.push(w)
+		if parent < 0 {
+			queue.push(pk.Pack(w))
+		} else {
+			queue.push(pk.Repack(cur, curP, w))
+		}
 		if b.OnWorld != nil && g.stopped == "" && !b.OnWorld(w) {
 			g.stopped = StopCaller
 		}
@@ -109,6 +121,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 		}
 		return id
 	}
+	defer g.seal()
 	add(g.init, -1, -1)
 	var acts []spec.Action
 	var before, after []byte
@@ -121,23 +134,34 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 				return g
 			}
 		}
-		w := queue.pop()
+		if len(g.edges) > math.MaxInt32 {
+			panic("invariants: more live-graph edges than an offset holds")
+		}
+		g.first = append(g.first, int32(len(g.edges))) // world i's edges start here
+		curP = queue.pop()
+		cur = pk.Unpack(curP)
+		w := cur
 		if b.CheckPure {
 			before = w.Encode(before[:0])
 		}
 		acts = spec.Actions(w, acts[:0])
 		for k, a := range acts {
 			if n, ev, ok := spec.Step(w, a); ok {
-				if b.OnStep != nil && g.stopped == "" && !b.OnStep(&w, ev, &n) {
-					g.stopped = StopCaller
+				if b.OnStep != nil && g.stopped == "" {
+					// The hook takes copies' addresses, so that w and n stay off the heap
+					// when there is no hook; what it writes (an observer's flags) is kept.
+					pre, post := w, n
+					if !b.OnStep(&pre, ev, &post) {
+						g.stopped = StopCaller
+					}
+					w, n = pre, post
 				}
 				if g.taken != nil {
 					g.taken[newTakenKey(w, a)] = struct{}{}
 				}
-				j := add(n, int32(i), int16(k)) // may grow g.out: index it after
-				g.out[i] = append(g.out[i], edge{to: j, key: key(a), k: int16(k),
+				j := add(n, int32(i), int16(k))
+				g.edges = append(g.edges, edge{to: j, key: key(a), k: int16(k),
 					bump: int8(max(0, Rebalances(n)-Rebalances(w))), fair: Fair(a, w, n), wait: spec.Waits(w, a)})
-				g.edges++
 			}
 		}
 		if b.CheckPure {
@@ -151,10 +175,23 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	return g
 }
 
+// seal ends the edge rows: every world not expanded (a bound stopped the graph) has none.
+func (g *liveGraph) seal() {
+	for len(g.first) <= len(g.parent) {
+		g.first = append(g.first, int32(len(g.edges)))
+	}
+}
+
+// size is the number of worlds in the graph.
+func (g *liveGraph) size() int { return len(g.parent) }
+
+// from is world v's out-edges.
+func (g *liveGraph) from(v int32) []edge { return g.edges[g.first[v]:g.first[v+1]] }
+
 // fifo is the builder's queue of worlds to expand, in blocks that are dropped once expanded,
 // so that it holds the frontier and not every world the graph has seen.
 type fifo struct {
-	blocks [][]spec.World
+	blocks [][]spec.PackedWorld
 	head   int // of blocks[0]
 	n      int
 }
@@ -163,18 +200,17 @@ const fifoBlock = 4096
 
 func (q *fifo) len() int { return q.n }
 
-func (q *fifo) push(w spec.World) {
+func (q *fifo) push(w spec.PackedWorld) {
 	if k := len(q.blocks); k == 0 || len(q.blocks[k-1]) == fifoBlock {
-		q.blocks = append(q.blocks, make([]spec.World, 0, fifoBlock))
+		q.blocks = append(q.blocks, make([]spec.PackedWorld, 0, fifoBlock))
 	}
 	k := len(q.blocks) - 1
 	q.blocks[k] = append(q.blocks[k], w)
 	q.n++
 }
 
-func (q *fifo) pop() spec.World {
+func (q *fifo) pop() spec.PackedWorld {
 	w := q.blocks[0][q.head]
-	q.blocks[0][q.head] = spec.World{}
 	q.head++
 	q.n--
 	if q.head == len(q.blocks[0]) && (len(q.blocks) > 1 || q.head == fifoBlock) {

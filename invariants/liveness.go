@@ -87,7 +87,7 @@ func LivenessEvents(c spec.Config, maxStates, events int) LivenessReport {
 func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
 	g := newLiveGraph(c, b)
 	n := float64(len(g.parent))
-	rep := LivenessReport{Distinct: len(g.parent), Edges: g.edges, Collisions: n * n / 36893488147419103232.0, Taken: g.takenNames(c)}
+	rep := LivenessReport{Distinct: len(g.parent), Edges: len(g.edges), Collisions: n * n / 36893488147419103232.0, Taken: g.takenNames(c)}
 	if g.stopped != "" {
 		rep.Status, rep.StoppedBy = explorer.Unknown, g.stopped
 		rep.Expiry.Status = explorer.Unknown
@@ -110,7 +110,7 @@ func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
 	}
 	fair := g.fairComponents(comp, members)
 	first := -1
-	for i := range g.out {
+	for i := range g.size() {
 		bad := false
 		if !g.goal[i] && !g.anyFair(i) {
 			rep.DeadEnds++
@@ -161,13 +161,24 @@ func noLiveMember(w *spec.World) bool {
 
 // canReach marks the worlds from which a world of goal is reachable (backward BFS).
 func (g *liveGraph) canReach(goal []bool) []bool {
-	prev := make([][]int32, len(g.out))
-	for i, es := range g.out {
-		for _, e := range es {
-			prev[e.to] = append(prev[e.to], int32(i))
+	// The reverse edges as rows, like the graph's own: world j's predecessors are
+	// prev[start[j]:start[j+1]].
+	start := make([]int32, g.size()+1)
+	for _, e := range g.edges {
+		start[e.to+1]++
+	}
+	for j := range g.size() {
+		start[j+1] += start[j]
+	}
+	prev := make([]int32, len(g.edges))
+	fill := slices.Clone(start[:g.size()])
+	for i := range g.size() {
+		for _, e := range g.from(int32(i)) {
+			prev[fill[e.to]] = int32(i)
+			fill[e.to]++
 		}
 	}
-	can := make([]bool, len(g.out))
+	can := make([]bool, g.size())
 	var queue []int32
 	for i, ok := range goal {
 		if ok {
@@ -178,7 +189,7 @@ func (g *liveGraph) canReach(goal []bool) []bool {
 	for len(queue) > 0 {
 		j := queue[0]
 		queue = queue[1:]
-		for _, i := range prev[j] {
+		for _, i := range prev[start[j]:start[j+1]] {
 			if !can[i] {
 				can[i] = true
 				queue = append(queue, i)
@@ -207,7 +218,7 @@ func (g *liveGraph) fairComponents(comp []int32, members [][]int32) (fair []bool
 	for c, ws := range members {
 		cyclic := len(ws) > 1
 		for _, v := range ws {
-			for _, e := range g.out[v] {
+			for _, e := range g.from(v) {
 				if e.fair && comp[e.to] == int32(c) {
 					cyclic = true
 					taken[e.key] = true
@@ -295,7 +306,7 @@ func (g *liveGraph) lasso(s int, comp []int32) *Lasso {
 
 // anyFair reports whether some fair action is enabled in world v.
 func (g *liveGraph) anyFair(v int) bool {
-	for _, e := range g.out[v] {
+	for _, e := range g.from(int32(v)) {
 		if e.fair {
 			return true
 		}
@@ -306,7 +317,7 @@ func (g *liveGraph) anyFair(v int) bool {
 // fairKeys lists, sorted, the fair actions enabled in world v.
 func (g *liveGraph) fairKeys(v int32) []int32 {
 	var ks []int32
-	for _, e := range g.out[v] {
+	for _, e := range g.from(v) {
 		if e.fair && !slices.Contains(ks, int32(e.key)) {
 			ks = append(ks, int32(e.key))
 		}
@@ -333,7 +344,7 @@ func (g *liveGraph) walkIn(v int32, in func(int32) bool, stop func(hop) bool) []
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		for _, e := range g.out[u] {
+		for _, e := range g.from(u) {
 			if !e.fair || !in(e.to) {
 				continue
 			}

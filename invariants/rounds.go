@@ -100,7 +100,8 @@ func (g *liveGraph) rounds(comp []int32, members [][]int32, events int) Rounds {
 	timeLayers := g.layers(comp, members, tw, events-1)
 	times := timeLayers[len(timeLayers)-1]
 	slowest := map[string]timeStart{} // per kind, the first event of its worst time
-	for i, es := range g.out {
+	for i := range g.size() {
+		es := g.from(int32(i))
 		if !g.goal[i] {
 			continue
 		}
@@ -179,7 +180,7 @@ func (g *liveGraph) layers(comp []int32, members [][]int32, w weight, more int) 
 // may also be taken, into a world whose value below gives (a path of one event fewer); such
 // an edge is another way on, never a way out of a dead end: the environment may stop there.
 func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []int) []int {
-	val := make([]int, len(g.out))
+	val := make([]int, g.size())
 	for c, ws := range members {
 		cyclic, positive, exits := len(ws) > 1, false, false
 		best, own := 0, 0
@@ -188,7 +189,7 @@ func (g *liveGraph) longest(comp []int32, members [][]int32, w weight, below []i
 				positive = true
 				own = max(own, x)
 			}
-			for _, e := range g.out[v] {
+			for _, e := range g.from(v) {
 				if !e.fair {
 					if below != nil && g.event(e) {
 						x := w.edge(v, e)

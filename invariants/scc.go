@@ -6,7 +6,7 @@ package invariants
 // the number of components; ids come in reverse topological order — a component's edges lead
 // only to components with smaller ids — which is the order longest-path sums need.
 func (g *liveGraph) sccs(in func(int) bool, use func(edge) bool) (comp []int32, members [][]int32) {
-	size := len(g.out)
+	size := g.size()
 	comp = make([]int32, size)
 	index := make([]int32, size) // 0 = unvisited, else DFS number + 1
 	low := make([]int32, size)
@@ -33,8 +33,8 @@ func (g *liveGraph) sccs(in func(int) bool, use func(edge) bool) (comp []int32, 
 		for len(calls) > 0 {
 			f := &calls[len(calls)-1]
 			v := f.v
-			if f.next < len(g.out[v]) {
-				e := g.out[v][f.next]
+			if f.next < len(g.from(v)) {
+				e := g.from(v)[f.next]
 				f.next++
 				w := e.to
 				if !in(int(w)) || !use(e) {
