@@ -271,3 +271,63 @@ func (c config) timers() []config {
 	}
 	return timers(c)
 }
+
+// inert reports whether the coordinator's handling of r never changes its state, in any
+// state: a classic Heartbeat (coordinator.Group.Heartbeat, which only validates) and an
+// OffsetCommit in either protocol (coordinator.Group.OffsetCommit,
+// kip848.Group.OffsetCommitUnder: offsets are not modelled, so a commit only validates the
+// member and its generation or epoch). Each is a read of the coordinator's state, and its
+// answer depends on nothing else.
+func (r *request) inert() bool {
+	switch r.req.(type) {
+	case impl.HeartbeatRequest, impl.OffsetCommitRequest:
+		return true
+	}
+	return false
+}
+
+// settleInert is c with each inert request (request.inert) settled at this point where it
+// can be: a waiting one handled here if the answer the coordinator gives here is the
+// recorded one (or none is recorded) and the handling leaves c's commit rule as it is; an
+// orphan dropped. It is a partial-order reduction, and it keeps every verdict, because
+// every behaviour from c has one from settleInert(c) that explains the same history:
+//
+//   - A waiting inert request r that some behaviour from c handles later, at a state t,
+//     with the recorded answer: handle it here instead. Its handling changes no state at t
+//     nor here (inert), so every other step of the behaviour meets the same coordinator
+//     state as before and gives the same answers; r's own answer here is the recorded one
+//     (checked); and r's status (answered early) is read by no other step (deliver goes to
+//     parked requests, finish drops orphans, consistent checks r against its own record).
+//     A behaviour that leaves r waiting past the next event is covered the same way, since
+//     the frontier carries it on.
+//   - An orphan inert request (its end carried no answer): whether the coordinator handles
+//     it or never does, the state is the same and its answer is read by nobody; the
+//     behaviour that never handles it keeps the commit rule the least narrowed (a KIP-848
+//     commit can fix it, handle848), so it allows whatever the others allow.
+//
+// Where the commit rule would change (a KIP-848 commit that the two rules answer
+// differently, under eitherRule), r is left waiting and searched as any request: the rule
+// a later handling fixes may be the other one. A request whose answer is free (a report's
+// unconstrained search) is left too, so that the report lists every answer.
+//
+// Without it, k such requests open at once (eight members, each heartbeating and
+// committing) are 2^k states at every answer: each handled or not, in every order.
+func (c config) settleInert() config {
+	for i := 0; i < len(c.open); i++ {
+		o := c.open[i]
+		if !o.req.inert() || o.req.free {
+			continue
+		}
+		switch o.status {
+		case orphan:
+			c = c.without(i)
+			i--
+		case waiting:
+			next := c.handle(i) // only consistent successors: the recorded answer, if judged
+			if len(next) == 1 && next[0].commits == c.commits {
+				c = next[0]
+			}
+		}
+	}
+	return c
+}

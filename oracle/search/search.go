@@ -254,6 +254,7 @@ func (c *Checker) closure(e history.Event, code impl.ErrorCode) (matched, seen [
 	index := states{}
 	var level []config // the states of the current level, to fire timers from
 	add := func(n config) bool {
+		n = n.settleInert()
 		if !c.fresh(index, n) {
 			return true
 		}
