@@ -57,9 +57,12 @@ type config struct {
 
 // key is the config's canonical encoding: two configs with one key and one commit rule are
 // the same behaviour state (via is not part of it; the rule is kept beside it, states).
-func (c config) key(buf []byte) []byte {
+func (c config) key(buf []byte) []byte { return c.keyAs(buf, keyView{}) }
+
+// keyAs is key as v sees it (keyView).
+func (c config) keyAs(buf []byte, v keyView) []byte {
 	if c.consumer {
-		buf = kipKey(buf[:0], c)
+		buf = kipKey(buf[:0], c, v)
 	} else {
 		buf = groupKey(buf[:0], c.coord)
 	}

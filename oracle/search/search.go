@@ -85,6 +85,7 @@ type Checker struct {
 	res      Result
 	done     bool
 	buf      []byte
+	at       int64 // the seq of the event searched (keyView)
 }
 
 // New is a Checker at the start of a history: an Empty group.
@@ -157,6 +158,7 @@ func (c *Checker) Result() Result {
 
 // step searches one event.
 func (c *Checker) step(e history.Event) error {
+	c.at = e.Seq
 	if e.Kind != history.Request {
 		return nil
 	}
@@ -333,8 +335,46 @@ func (c *Checker) dedup(cs []config) []config {
 			out = append(out, s)
 		}
 	}
+	if c.o.Shape.Consumer() {
+		out = slices.DeleteFunc(out, func(s config) bool { return c.subsumed(index, s) })
+	}
 	return out
 }
+
+// subsumed reports whether index holds a behaviour that allows everything s allows: s with
+// one of its STABLE members in UNRELEASED_PARTITIONS instead, at the same epoch and previous
+// epoch (as the key sees it), holding the same partitions. Such a member waits for
+// partitions of its target that others still hold; the search re-chooses its target entry
+// at every heartbeat (entries), and the entry that is its assignment moves it to STABLE at
+// the same epoch with the same answer, while from STABLE the coordinator leaves it as it is
+// (kip848.Reconcile): the same member record and answer, its previous epoch set to the
+// member epoch both ways. At a new target epoch both compute the next assignment from the
+// same fields (computeNextAssignment ignores the state it leaves); no timer is armed in
+// either; commits and the other members read its epochs and partitions, not its state. So
+// the UNRELEASED behaviour can do all the STABLE one does, and may also take the awaited
+// partitions once they are free. Only dynamic consumer-protocol members with nothing pending
+// are compared (a static member's temporary leave and a classic member read more). Kept
+// behaviours are never the subsumed ones' only witness: a chain of subsumptions ends at one
+// that is kept.
+func (c *Checker) subsumed(index states, s config) bool {
+	v := c.view()
+	for _, m := range s.kip.Members() {
+		if m.State != kip848.Stable || m.InstanceID != "" || m.Classic != nil || m.RebalanceTimer.Armed ||
+			!m.PartitionsPendingRevocation.IsEmpty() || m.RevocationTargetEpoch != 0 ||
+			m.PreviousMemberEpoch != m.MemberEpoch && v.prevRead(s, m) {
+			continue
+		}
+		v.flip = m.ID
+		c.buf = s.keyAs(c.buf, v)
+		if seen, r := index[string(c.buf)], s.commits.set(); seen|r == seen {
+			return true
+		}
+	}
+	return false
+}
+
+// view is how the Checker's keys see a config at the event it searches (keyView).
+func (c *Checker) view() keyView { return keyView{shape: c.o.Shape, at: c.at} }
 
 // states are the configs seen, by key, each with the commit rules seen with it: a config
 // whose rules (commitRule.set) were all seen with its key already is one of those behaviours.
@@ -342,7 +382,7 @@ type states map[string]uint8
 
 // fresh records s in index and reports whether it is a behaviour not seen before.
 func (c *Checker) fresh(index states, s config) bool {
-	c.buf = s.key(c.buf)
+	c.buf = s.keyAs(c.buf, c.view())
 	seen, r := index[string(c.buf)], s.commits.set()
 	if seen|r == seen {
 		return false
