@@ -188,3 +188,57 @@ func TestSoak8Prefix(t *testing.T) {
 		t.Errorf("%s (%d requests, %d states), want ok: 438 requests within 10,000 states", r, r.Requests, r.States)
 	}
 }
+
+// TestCrashEndsRequests: a request in flight when its node crashes ends at the crash
+// (Checker.crash), not at the end of the history where the recorder closes it: the events
+// after the crash are searched as they come, not queued behind it, and the coordinator may
+// handle it only up to the next recorded answer. A history that records an answer to a
+// crashed node is not searched.
+func TestCrashEndsRequests(t *testing.T) {
+	// a rejoins and crashes before the answer; b heartbeats on; the recorder ends a's
+	// JoinGroup at the end of the history.
+	crashed := func(b *ch, firstAnswer string) {
+		stable(b)
+		b.begin(10, 10, history.Event{Node: "a", Op: history.JoinGroup, Member: "a-1", Gen: 1, Protocols: []string{"range"}})
+		b.h = append(b.h, history.Event{Seq: int64(len(b.h) + 1), T: 11, Kind: history.Crash, Node: "a"})
+		for k := int64(0); k < 40; k++ {
+			b.begin(12+2*k, 11+k, history.Event{Node: "b", Op: history.Heartbeat, Member: "b-1", Gen: 1})
+			e := history.Event{}
+			if k == 0 {
+				e.Err = firstAnswer
+			}
+			b.end(13+2*k, 11+k, e)
+		}
+	}
+	for _, tc := range []struct {
+		name, first, want string
+	}{
+		{"the rejoin never arrived", "NONE", OK},
+		// It arrived before b's first answer: a rebalance, and b's later heartbeats at
+		// generation 1 get REBALANCE_IN_PROGRESS, not NONE, unless a's session expires
+		// first (the join phase then completes without a, and b is told of the rebalance).
+		{"the rejoin arrived, then b is left alone", "REBALANCE_IN_PROGRESS", Violated},
+	} {
+		var b ch
+		crashed(&b, tc.first)
+		b.end(200, 10, history.Event{Note: history.Unfinished})
+		c := New(Options{Shape: ShapeOf(b.h)})
+		most := 0
+		for _, e := range b.h {
+			if err := c.Add(e); err != nil {
+				t.Fatal(err)
+			}
+			most = max(most, len(c.queue))
+		}
+		r := c.Result()
+		if r.Verdict != tc.want || most > 2 {
+			t.Errorf("%s: %s, at most %d events queued; want %s, at most 2 queued", tc.name, r, most, tc.want)
+		}
+	}
+	var b ch
+	crashed(&b, "NONE")
+	b.end(200, 10, history.Event{Err: "NONE", Member: "a-1", Gen: 1})
+	if r := judge(t, b.h); r.Verdict != NotSearch || !strings.Contains(r.Detail, "after a crashed") {
+		t.Errorf("an answer after the crash: %s, want not searched", r)
+	}
+}
