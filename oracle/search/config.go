@@ -9,6 +9,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
 	"github.com/groupcheck/groupcheck/impl/kip848"
+	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
 // status is where one recorded request stands in one behaviour.
@@ -332,5 +333,63 @@ func (c config) settleInert() config {
 			}
 		}
 	}
+	return c.settleHeartbeats()
+}
+
+// keepsEpoch reports whether r is a ConsumerGroupHeartbeat of a dynamic member at its epoch
+// whose recorded answer is that same epoch with the assignment it names (its partitions, or
+// unchanged): the answer of a reconciliation that moved nothing (settleHeartbeats).
+func (r *request) keepsEpoch() bool {
+	b := r.begin
+	return b.Op == history.ConsumerGroupHeartbeat && b.Instance == "" && b.Gen > 0 && r.judged && !r.free &&
+		r.code == impl.None && r.end.Gen == b.Gen && (len(r.end.Parts) > 0 || r.end.Note == noteAssignmentNull)
+}
+
+// settleHeartbeats is c with each waiting heartbeat that keepsEpoch handled here where some
+// way of handling it leaves the coordinator as it is and gives the recorded answer: then
+// every way of giving that answer, here or later, leaves it as it is or moves the member
+// from UNRELEASED_PARTITIONS to STABLE at the same epoch (which Checker.subsumed shows the
+// search need not keep), so the heartbeat is as inert as a commit (settleInert) and is
+// settled the same way. Why: until the heartbeat is handled, the member's record changes
+// only by its own requests (so no other heartbeat of it may be open) or by its removal
+// (after which the answer is UNKNOWN_MEMBER_ID); a handling that computes a new target, by
+// this request or before it, moves the member to the target epoch or starts revoking at its
+// epoch with fewer partitions (kip848.Reconcile's computeNextAssignment), both another
+// answer; at the assignment epoch a STABLE member is left as it is, an UNREVOKED one moves
+// on only when it acknowledges (another epoch), and an UNRELEASED one gets its free
+// partitions (another assignment) or stays, or turns STABLE. The subscription is assumed
+// unchanged (heartbeatVariants), so the heartbeat bumps no group epoch itself.
+func (c config) settleHeartbeats() config {
+	if !c.consumer {
+		return c
+	}
+	var own, mine []byte
+	for i := 0; i < len(c.open); i++ {
+		o := c.open[i]
+		if o.status != waiting || !o.req.keepsEpoch() || c.otherHeartbeat(i) {
+			continue
+		}
+		own = kipKey(own[:0], c, keyView{})
+		for _, n := range c.handle(i) {
+			if n.commits != c.commits {
+				continue
+			}
+			if mine = kipKey(mine[:0], n, keyView{}); string(mine) == string(own) {
+				c = n
+				break
+			}
+		}
+	}
 	return c
+}
+
+// otherHeartbeat reports whether a heartbeat of c.open[i]'s member other than it is open.
+func (c config) otherHeartbeat(i int) bool {
+	b := c.open[i].req.begin
+	for j, o := range c.open {
+		if j != i && o.req.begin.Op == history.ConsumerGroupHeartbeat && o.req.begin.Member == b.Member {
+			return true
+		}
+	}
+	return false
 }

@@ -242,3 +242,40 @@ func TestCrashEndsRequests(t *testing.T) {
 		t.Errorf("an answer after the crash: %s, want not searched", r)
 	}
 }
+
+// TestHeartbeatsKeepingEpochSettled: after shared, a and b heartbeat at epoch 2 together,
+// round after round, each answered with its assignment unchanged: each such heartbeat is
+// settled where it leaves the coordinator as it is (config.settleHeartbeats), as a commit
+// is; a heartbeat whose answer says more (b told its old epoch) is still
+// found.
+func TestHeartbeatsKeepingEpochSettled(t *testing.T) {
+	rounds := func(b *kh, n int, last string) {
+		shared(b)
+		for k := 0; k < n; k++ {
+			var ids []int64
+			for _, m := range []string{"a", "b"} {
+				b.id++
+				b.add(history.Event{Kind: history.Request, Phase: history.Begin, ID: b.id, Node: m, Op: history.ConsumerGroupHeartbeat, Member: m, Gen: 2, Note: noteTopicsNull})
+				ids = append(ids, b.id)
+			}
+			for i, m := range []string{"a", "b"} {
+				e := history.Event{Kind: history.Request, Phase: history.End, ID: ids[i], Node: m, Op: history.ConsumerGroupHeartbeat, Member: m, Gen: 2, Note: noteAssignmentNull}
+				if k == n-1 && m == "b" && last != "" {
+					e.Gen = 1 // an epoch b has left
+				}
+				b.add(e)
+			}
+		}
+	}
+	var b kh
+	rounds(&b, 30, "")
+	r := judge(t, b.h)
+	if r.Verdict != OK || r.States > 400 {
+		t.Errorf("%s (%d states), want ok within 400", r, r.States)
+	}
+	var w kh
+	rounds(&w, 30, "epoch 1")
+	if r := judge(t, w.h); r.Verdict != Violated || r.Seq != w.h[len(w.h)-1].Seq {
+		t.Errorf("%s, want violated at the last answer", r)
+	}
+}
