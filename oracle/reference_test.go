@@ -165,3 +165,34 @@ func TestLinearizableUndecided(t *testing.T) {
 		t.Errorf("linearizable %q, want not checked: undecided", r.Linearizable)
 	}
 }
+
+// TestUndecidedNotReplayed: where the simplest explanations ran out of budget, the whole
+// search would too (judgeReference), so the history is not read again for it: the first
+// search's "undecided" is the verdict, at its event. Only "violated" is searched again.
+func TestUndecidedNotReplayed(t *testing.T) {
+	b := newHB()
+	stableOne(b)
+	for _, tc := range []struct {
+		verdict string
+		replays int
+	}{{search.Undecided, 0}, {search.OK, 0}, {search.Violated, 1}} {
+		replays := 0
+		replay := func(add func(history.Event) error) error {
+			replays++
+			return replayHistory(b.h)(add)
+		}
+		first := search.Result{Verdict: tc.verdict, Seq: 3, States: 7}
+		r, _, err := judgeReference(first, search.Options{}, replay)
+		if err != nil || replays != tc.replays {
+			t.Errorf("%s: %d replays (%v), want %d", tc.verdict, replays, err, tc.replays)
+		}
+		if tc.verdict != search.Violated && (r.Verdict != tc.verdict || r.Seq != 3) {
+			t.Errorf("%s: reported %s at %d, want the first search's", tc.verdict, r.Verdict, r.Seq)
+		}
+	}
+	// Through Check: a budget of one state is undecided at the first answer, once.
+	r := Check(b.h, Options{Reference: &search.Options{Budget: 1}})
+	if !strings.HasPrefix(r.Reference, search.Undecided) || !r.Undecided() {
+		t.Errorf("reference %q, want undecided", r.Reference)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 	"github.com/groupcheck/groupcheck/impl/coordinator"
 	"github.com/groupcheck/groupcheck/impl/kip848"
+	"github.com/groupcheck/groupcheck/oracle/history"
 )
 
 // status is where one recorded request stands in one behaviour.
@@ -57,9 +58,12 @@ type config struct {
 
 // key is the config's canonical encoding: two configs with one key and one commit rule are
 // the same behaviour state (via is not part of it; the rule is kept beside it, states).
-func (c config) key(buf []byte) []byte {
+func (c config) key(buf []byte) []byte { return c.keyAs(buf, keyView{}) }
+
+// keyAs is key as v sees it (keyView).
+func (c config) keyAs(buf []byte, v keyView) []byte {
 	if c.consumer {
-		buf = kipKey(buf[:0], c)
+		buf = kipKey(buf[:0], c, v)
 	} else {
 		buf = groupKey(buf[:0], c.coord)
 	}
@@ -270,4 +274,122 @@ func (c config) timers() []config {
 		return timers848(c)
 	}
 	return timers(c)
+}
+
+// inert reports whether the coordinator's handling of r never changes its state, in any
+// state: a classic Heartbeat (coordinator.Group.Heartbeat, which only validates) and an
+// OffsetCommit in either protocol (coordinator.Group.OffsetCommit,
+// kip848.Group.OffsetCommitUnder: offsets are not modelled, so a commit only validates the
+// member and its generation or epoch). Each is a read of the coordinator's state, and its
+// answer depends on nothing else.
+func (r *request) inert() bool {
+	switch r.req.(type) {
+	case impl.HeartbeatRequest, impl.OffsetCommitRequest:
+		return true
+	}
+	return false
+}
+
+// settleInert is c with each inert request (request.inert) settled at this point where it
+// can be: a waiting one handled here if the answer the coordinator gives here is the
+// recorded one (or none is recorded) and the handling leaves c's commit rule as it is; an
+// orphan dropped. It is a partial-order reduction, and it keeps every verdict, because
+// every behaviour from c has one from settleInert(c) that explains the same history:
+//
+//   - A waiting inert request r that some behaviour from c handles later, at a state t,
+//     with the recorded answer: handle it here instead. Its handling changes no state at t
+//     nor here (inert), so every other step of the behaviour meets the same coordinator
+//     state as before and gives the same answers; r's own answer here is the recorded one
+//     (checked); and r's status (answered early) is read by no other step (deliver goes to
+//     parked requests, finish drops orphans, consistent checks r against its own record).
+//     A behaviour that leaves r waiting past the next event is covered the same way, since
+//     the frontier carries it on.
+//   - An orphan inert request (its end carried no answer): whether the coordinator handles
+//     it or never does, the state is the same and its answer is read by nobody; the
+//     behaviour that never handles it keeps the commit rule the least narrowed (a KIP-848
+//     commit can fix it, handle848), so it allows whatever the others allow.
+//
+// Where the commit rule would change (a KIP-848 commit that the two rules answer
+// differently, under eitherRule), r is left waiting and searched as any request: the rule
+// a later handling fixes may be the other one. A request whose answer is free (a report's
+// unconstrained search) is left too, so that the report lists every answer.
+//
+// Without it, k such requests open at once (eight members, each heartbeating and
+// committing) are 2^k states at every answer: each handled or not, in every order.
+func (c config) settleInert() config {
+	for i := 0; i < len(c.open); i++ {
+		o := c.open[i]
+		if !o.req.inert() || o.req.free {
+			continue
+		}
+		switch o.status {
+		case orphan:
+			c = c.without(i)
+			i--
+		case waiting:
+			next := c.handle(i) // only consistent successors: the recorded answer, if judged
+			if len(next) == 1 && next[0].commits == c.commits {
+				c = next[0]
+			}
+		}
+	}
+	return c.settleHeartbeats()
+}
+
+// keepsEpoch reports whether r is a ConsumerGroupHeartbeat of a dynamic member at its epoch
+// whose recorded answer is that same epoch with the assignment it names (its partitions, or
+// unchanged): the answer of a reconciliation that moved nothing (settleHeartbeats).
+func (r *request) keepsEpoch() bool {
+	b := r.begin
+	return b.Op == history.ConsumerGroupHeartbeat && b.Instance == "" && b.Gen > 0 && r.judged && !r.free &&
+		r.code == impl.None && r.end.Gen == b.Gen && (len(r.end.Parts) > 0 || r.end.Note == noteAssignmentNull)
+}
+
+// settleHeartbeats is c with each waiting heartbeat that keepsEpoch handled here where some
+// way of handling it leaves the coordinator as it is and gives the recorded answer: then
+// every way of giving that answer, here or later, leaves it as it is or moves the member
+// from UNRELEASED_PARTITIONS to STABLE at the same epoch (which Checker.subsumed shows the
+// search need not keep), so the heartbeat is as inert as a commit (settleInert) and is
+// settled the same way. Why: until the heartbeat is handled, the member's record changes
+// only by its own requests (so no other heartbeat of it may be open) or by its removal
+// (after which the answer is UNKNOWN_MEMBER_ID); a handling that computes a new target, by
+// this request or before it, moves the member to the target epoch or starts revoking at its
+// epoch with fewer partitions (kip848.Reconcile's computeNextAssignment), both another
+// answer; at the assignment epoch a STABLE member is left as it is, an UNREVOKED one moves
+// on only when it acknowledges (another epoch), and an UNRELEASED one gets its free
+// partitions (another assignment) or stays, or turns STABLE. The subscription is assumed
+// unchanged (heartbeatVariants), so the heartbeat bumps no group epoch itself.
+func (c config) settleHeartbeats() config {
+	if !c.consumer {
+		return c
+	}
+	var own, mine []byte
+	for i := 0; i < len(c.open); i++ {
+		o := c.open[i]
+		if o.status != waiting || !o.req.keepsEpoch() || c.otherHeartbeat(i) {
+			continue
+		}
+		own = kipKey(own[:0], c, keyView{})
+		for _, n := range c.handle(i) {
+			if n.commits != c.commits {
+				continue
+			}
+			if mine = kipKey(mine[:0], n, keyView{}); string(mine) == string(own) {
+				c = n
+				break
+			}
+		}
+	}
+	return c
+}
+
+// otherHeartbeat reports whether a heartbeat of c.open[i]'s member other than it is open.
+func (c config) otherHeartbeat(i int) bool {
+	b := c.open[i].req.begin
+	for j, o := range c.open {
+		if j != i && o.req.begin.Op == history.ConsumerGroupHeartbeat && o.req.begin.Member == b.Member {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,13 @@
 // (Options.Simplest: its "ok" is the whole search's) and running the whole search only where
 // those find none.
 //
+// Three reductions keep a group of eight members affordable, each argued where it is: a
+// heartbeat or commit that cannot change the coordinator is settled at the first state where
+// its answer is the recorded one (config.settleInert, settleHeartbeats); a KIP-848 member's
+// previous epoch that nothing will read leaves the key (keyView); and a behaviour another
+// kept one simulates is dropped from the frontier (Checker.subsumed). A crash ends its
+// node's open requests (Checker.crash).
+//
 // Linearize's porcupine state is a set of configs. A request's linearization point is when
 // the coordinator handles it; its answer may come later (a parked JoinGroup), but before its
 // recorded end: a behaviour that still waits on a request that returned before the next

@@ -275,7 +275,9 @@ func matches848(r impl.ConsumerGroupHeartbeatResponse, same bool, end history.Ev
 // kipKey is the KIP-848 coordinator's encoding without its target: every entry is re-chosen
 // when its member reconciles (entries), and nothing else reads it. Under the exact commit
 // rule nothing reads the epochs partitions were assigned at either, so they are left out.
-func kipKey(buf []byte, c config) []byte {
+// Seen as v says (keyView), a member's previous epoch is left out where nothing can read it
+// any more, and v.flip is encoded as UNRELEASED_PARTITIONS (subsumed).
+func kipKey(buf []byte, c config, v keyView) []byte {
 	g := c.kip
 	buf = binary.AppendVarint(buf, int64(g.GroupEpoch()))
 	buf = binary.AppendVarint(buf, int64(g.AssignmentEpoch()))
@@ -283,7 +285,42 @@ func kipKey(buf []byte, c config) []byte {
 		if c.commits == exactRule {
 			m.AssignedAt = nil
 		}
+		if m.PreviousMemberEpoch != m.MemberEpoch && !v.prevRead(c, m) {
+			m.PreviousMemberEpoch = m.MemberEpoch
+		}
+		if v.flip != "" && m.ID == v.flip {
+			m.State = kip848.UnreleasedPartitions
+		}
 		buf = m.AppendEncoding(buf)
 	}
 	return buf
+}
+
+// keyView is how a key sees a config at one point of the Checker's search; the zero value
+// sees every field (the linearizability check's keys).
+type keyView struct {
+	// shape and at: the Checker's Shape and the seq of the event it searches. A member's
+	// previous epoch is read only by a heartbeat of that member sent at that epoch
+	// (kip848's checkMemberEpoch: an older epoch is accepted only if it is the previous one;
+	// a reconciliation overwrites it with the epoch it leaves). Where none is open in the
+	// config and none ends from at on (Shape.sentAt), two states that differ only in it have
+	// the same futures, answer for answer, so they are one state: the key writes the member
+	// epoch there instead.
+	shape *Shape
+	at    int64
+	// flip, if set, is a member encoded as UNRELEASED_PARTITIONS (Checker.subsumed).
+	flip impl.MemberID
+}
+
+// prevRead reports whether m's previous epoch can still be read in c's future (keyView.shape).
+func (v keyView) prevRead(c config, m kip848.Member) bool {
+	if v.shape == nil {
+		return true
+	}
+	for _, o := range c.open {
+		if b := o.req.begin; b.Op == history.ConsumerGroupHeartbeat && b.Member == string(m.ID) && b.Gen == int32(m.PreviousMemberEpoch) {
+			return true
+		}
+	}
+	return v.shape.sentAt(m.ID, m.PreviousMemberEpoch) >= v.at
 }

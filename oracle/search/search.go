@@ -79,12 +79,17 @@ type Checker struct {
 	frontier []config
 	queue    []history.Event         // events not yet searched, in order
 	ahead    map[int64]history.Event // a request's recorded end, by interval id
-	blocked  map[int64]bool          // requests whose end is not read yet
-	outside  outsiders               // client commits from outside the group, begun, not ended
-	conns    impl.Conn               // connections handed out: one per request, never reused
-	res      Result
-	done     bool
-	buf      []byte
+	blocked  map[int64]history.Event // requests whose end is not read yet: their begins
+	// crashed: requests ended at their node's crash (crash), whose recorded ends are to come;
+	// cut: those whose end at the crash is queued; dying: those whose end at the crash was
+	// searched, left as orphans until the next answer.
+	crashed, cut, dying map[int64]bool
+	outside             outsiders // client commits from outside the group, begun, not ended
+	conns               impl.Conn // connections handed out: one per request, never reused
+	res                 Result
+	done                bool
+	buf                 []byte
+	at                  int64 // the seq of the event searched (keyView)
 }
 
 // New is a Checker at the start of a history: an Empty group.
@@ -100,7 +105,8 @@ func New(o Options) *Checker {
 		start = []config{{consumer: true, kip: g}, {consumer: true, kip: g.StartingAt(1)}}
 	}
 	return &Checker{o: o, frontier: start, ahead: map[int64]history.Event{},
-		blocked: map[int64]bool{}, outside: outsiders{}, res: Result{Verdict: OK}}
+		blocked: map[int64]history.Event{}, crashed: map[int64]bool{}, cut: map[int64]bool{}, dying: map[int64]bool{},
+		outside: outsiders{}, res: Result{Verdict: OK}}
 }
 
 // Add feeds the next event. Events after a verdict other than OK are ignored.
@@ -109,17 +115,27 @@ func (c *Checker) Add(e history.Event) error {
 		return nil
 	}
 	e = c.outside.asRequest(e)
-	if e.Kind == history.Request && e.Phase == history.Begin {
-		c.blocked[e.ID] = true
+	if e.Kind == history.Request && e.Phase == history.End && c.crashed[e.ID] {
+		delete(c.crashed, e.ID)
+		if _, answered := judged(e); answered {
+			c.stop(e, NotSearch, fmt.Sprintf("seq %d: request id=%d of %s is answered after %s crashed (a crashed node observes nothing)", e.Seq, e.ID, e.Node, e.Node))
+		}
+		return nil // ended at the crash already
 	}
-	if e.Kind == history.Request && e.Phase == history.End && c.blocked[e.ID] {
+	if e.Kind == history.Request && e.Phase == history.Begin {
+		c.blocked[e.ID] = e
+	}
+	if _, ok := c.blocked[e.ID]; ok && e.Kind == history.Request && e.Phase == history.End {
 		delete(c.blocked, e.ID)
 		c.ahead[e.ID] = e
 	}
 	c.queue = append(c.queue, e)
+	if e.Kind == history.Crash {
+		c.crash(e)
+	}
 	for len(c.queue) > 0 && !c.done {
 		h := c.queue[0]
-		if h.Kind == history.Request && h.Phase == history.Begin && c.blocked[h.ID] {
+		if _, ok := c.blocked[h.ID]; ok && h.Kind == history.Request && h.Phase == history.Begin {
 			break
 		}
 		c.queue = c.queue[1:]
@@ -131,6 +147,38 @@ func (c *Checker) Add(e history.Event) error {
 		c.queue = nil // let the backing array go
 	}
 	return nil
+}
+
+// crash ends the requests of e's node still waiting for their recorded ends at e, the
+// node's crash, as ends without an answer: a crashed node observes nothing more (its
+// recorder records nothing from it: history.Recorder), so what it had sent is answered to
+// nobody, and its recorded ends, when they come (Note Unfinished, at the end of the file),
+// only repeat that; one that carries an answer makes the history not searched. Without this
+// every event after the crash would wait in the queue for them, to the end of the history.
+//
+// Such a request the coordinator had not handled yet becomes an orphan (unanswered) that
+// may still arrive until the next recorded answer, of any node, and is then dropped from
+// every behaviour (end): a broker handles a dead client's request as soon as it reads it or
+// never (the harness resets the node's connections at the crash: Harness.Crash), and the
+// search does not let it arrive at any later time, where each such request would double
+// every behaviour to the end of the history.
+func (c *Checker) crash(e history.Event) {
+	var ids []int64
+	for id, b := range c.blocked {
+		if b.Node == e.Node {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b := c.blocked[id]
+		delete(c.blocked, id)
+		end := history.Event{Seq: e.Seq, T: e.T, Kind: b.Kind, Phase: history.End, ID: id, Node: b.Node,
+			Proto: b.Proto, Op: b.Op, Member: b.Member, Gen: b.Gen, Note: history.Unfinished}
+		c.ahead[id] = end
+		c.crashed[id], c.cut[id] = true, true
+		c.queue = append(c.queue, end)
+	}
 }
 
 // Result is the verdict on what was fed so far: OK unless an answer was found impossible or
@@ -157,6 +205,7 @@ func (c *Checker) Result() Result {
 
 // step searches one event.
 func (c *Checker) step(e history.Event) error {
+	c.at = e.Seq
 	if e.Kind != history.Request {
 		return nil
 	}
@@ -219,6 +268,13 @@ func (c *Checker) end(e history.Event) error {
 		c.fail(e, code)
 		return nil
 	}
+	if len(c.dying) > 0 {
+		// A crashed node's orphans could arrive up to this answer, and not after (crash).
+		for i, s := range matched {
+			matched[i].open = slices.DeleteFunc(slices.Clone(s.open), func(o open) bool { return c.dying[o.id] })
+		}
+		clear(c.dying)
+	}
 	c.frontier = c.dedup(matched)
 	return nil
 }
@@ -226,6 +282,10 @@ func (c *Checker) end(e history.Event) error {
 // unanswered: an end without an answer takes the request out of every behaviour where the
 // coordinator handled it; where it did not, the request may still arrive (an orphan).
 func (c *Checker) unanswered(e history.Event) {
+	if c.cut[e.ID] {
+		delete(c.cut, e.ID)
+		c.dying[e.ID] = true
+	}
 	next := c.frontier[:0:0]
 	for _, f := range c.frontier {
 		i := f.find(e.ID)
@@ -254,6 +314,7 @@ func (c *Checker) closure(e history.Event, code impl.ErrorCode) (matched, seen [
 	index := states{}
 	var level []config // the states of the current level, to fire timers from
 	add := func(n config) bool {
+		n = n.settleInert()
 		if !c.fresh(index, n) {
 			return true
 		}
@@ -332,8 +393,46 @@ func (c *Checker) dedup(cs []config) []config {
 			out = append(out, s)
 		}
 	}
+	if c.o.Shape.Consumer() {
+		out = slices.DeleteFunc(out, func(s config) bool { return c.subsumed(index, s) })
+	}
 	return out
 }
+
+// subsumed reports whether index holds a behaviour that allows everything s allows: s with
+// one of its STABLE members in UNRELEASED_PARTITIONS instead, at the same epoch and previous
+// epoch (as the key sees it), holding the same partitions. Such a member waits for
+// partitions of its target that others still hold; the search re-chooses its target entry
+// at every heartbeat (entries), and the entry that is its assignment moves it to STABLE at
+// the same epoch with the same answer, while from STABLE the coordinator leaves it as it is
+// (kip848.Reconcile): the same member record and answer, its previous epoch set to the
+// member epoch both ways. At a new target epoch both compute the next assignment from the
+// same fields (computeNextAssignment ignores the state it leaves); no timer is armed in
+// either; commits and the other members read its epochs and partitions, not its state. So
+// the UNRELEASED behaviour can do all the STABLE one does, and may also take the awaited
+// partitions once they are free. Only dynamic consumer-protocol members with nothing pending
+// are compared (a static member's temporary leave and a classic member read more). Kept
+// behaviours are never the subsumed ones' only witness: a chain of subsumptions ends at one
+// that is kept.
+func (c *Checker) subsumed(index states, s config) bool {
+	v := c.view()
+	for _, m := range s.kip.Members() {
+		if m.State != kip848.Stable || m.InstanceID != "" || m.Classic != nil || m.RebalanceTimer.Armed ||
+			!m.PartitionsPendingRevocation.IsEmpty() || m.RevocationTargetEpoch != 0 ||
+			m.PreviousMemberEpoch != m.MemberEpoch && v.prevRead(s, m) {
+			continue
+		}
+		v.flip = m.ID
+		c.buf = s.keyAs(c.buf, v)
+		if seen, r := index[string(c.buf)], s.commits.set(); seen|r == seen {
+			return true
+		}
+	}
+	return false
+}
+
+// view is how the Checker's keys see a config at the event it searches (keyView).
+func (c *Checker) view() keyView { return keyView{shape: c.o.Shape, at: c.at} }
 
 // states are the configs seen, by key, each with the commit rules seen with it: a config
 // whose rules (commitRule.set) were all seen with its key already is one of those behaviours.
@@ -341,7 +440,7 @@ type states map[string]uint8
 
 // fresh records s in index and reports whether it is a behaviour not seen before.
 func (c *Checker) fresh(index states, s config) bool {
-	c.buf = s.key(c.buf)
+	c.buf = s.keyAs(c.buf, c.view())
 	seen, r := index[string(c.buf)], s.commits.set()
 	if seen|r == seen {
 		return false

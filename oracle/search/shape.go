@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"slices"
 
 	"github.com/groupcheck/groupcheck/impl"
@@ -21,6 +22,15 @@ type Shape struct {
 	// "assignment=null", as conformance/harness's tap does), so an absent one is empty.
 	nullNotes bool
 	counts    map[string]int32 // topic → highest partition named + 1
+	// sent is, for each member and epoch a ConsumerGroupHeartbeat was sent at, the seq of
+	// the last such heartbeat's end (sentAt); begun the heartbeats not ended yet, by id.
+	sent  map[memberEpoch]int64
+	begun map[int64]memberEpoch
+}
+
+type memberEpoch struct {
+	member impl.MemberID
+	epoch  impl.Epoch
 }
 
 // The notes a recorder puts on a ConsumerGroupHeartbeat whose owned partitions (begin) or
@@ -46,6 +56,7 @@ func (s *Shape) Add(e history.Event) {
 		if e.Note == noteTopicsNull || e.Note == noteAssignmentNull {
 			s.nullNotes = true
 		}
+		s.heartbeat(e)
 	}
 	if e.Kind != history.Request && e.Kind != history.Commit {
 		return
@@ -61,6 +72,37 @@ func (s *Shape) Add(e history.Event) {
 	for _, a := range e.Assignments {
 		s.Add(history.Event{Kind: e.Kind, Parts: a})
 	}
+}
+
+// heartbeat notes when a ConsumerGroupHeartbeat sent at an epoch ends (sentAt).
+func (s *Shape) heartbeat(e history.Event) {
+	if e.Kind != history.Request {
+		return
+	}
+	if s.sent == nil {
+		s.sent, s.begun = map[memberEpoch]int64{}, map[int64]memberEpoch{}
+	}
+	switch e.Phase {
+	case history.Begin:
+		s.begun[e.ID] = memberEpoch{impl.MemberID(e.Member), impl.Epoch(e.Gen)}
+	case history.End:
+		if k, ok := s.begun[e.ID]; ok {
+			delete(s.begun, e.ID)
+			s.sent[k] = max(s.sent[k], e.Seq)
+		}
+	}
+}
+
+// sentAt is the seq of the end of the last heartbeat member sent at epoch, 0 if it sent none;
+// a heartbeat not ended when the shape was read counts as ending after everything.
+func (s *Shape) sentAt(member impl.MemberID, epoch impl.Epoch) int64 {
+	k := memberEpoch{member, epoch}
+	for _, b := range s.begun {
+		if b == k {
+			return math.MaxInt64
+		}
+	}
+	return s.sent[k]
 }
 
 // Consumer reports whether the history speaks KIP-848 (it has a ConsumerGroupHeartbeat).
