@@ -226,14 +226,15 @@ func currentLeader(w *spec.World, a spec.AssignEvent) bool {
 // session, join or sync timer firing on it, its own poll timeout (fencingTimeouts), or a hang
 // (the sync timer removes the hung member, which never learns).
 func liveTimeouts(c spec.Config) bool {
-	return fencingTimeouts(c) || c.Budget.Hangs > 0 || c.Budget.Pauses > 0
+	return c.RemovesLive(true)
 }
 
 // fencingTimeouts reports whether a live member that goes on taking steps can be removed, and
 // so be told so by a fencing answer.
+//
+// Which budgets those are is the kinds table's removal column (spec.Kind.Removes).
 func fencingTimeouts(c spec.Config) bool {
-	b := c.Budget
-	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts+b.Pauses > 0
+	return c.RemovesLive(false)
 }
 
 // running reports whether slot i's consumer runs and believes what it owns: a live one, or a

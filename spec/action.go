@@ -54,18 +54,6 @@ const (
 	numKinds
 )
 
-var kindNames = [numKinds]string{
-	"deliver-request", "deliver-response", "assign", "poll", "heartbeat", "commit", "refresh",
-	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
-	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
-	"sync-timeout", "rebalance-timeout", "hang", "failover", "load", "pause", "resume", "followup",
-}
-
-func (k Kind) String() string { return kindNames[k] }
-
-// KindNames lists every action kind's name, indexed by Kind.
-func KindNames() []string { return kindNames[:] }
-
 // Action is one step of the world. Its text form (String) names the member by its configured
 // name, a topic by name, a coordinator member id as is; ParseAction reads it back.
 type Action struct {
@@ -84,12 +72,12 @@ type Action struct {
 
 // Text renders the action in its stable text form, naming members from the config.
 func (a Action) Text(c *Config) string {
-	switch a.Kind {
-	case AddPartition, DeleteTopic:
+	switch a.Kind.Arg() {
+	case OnTopic:
 		return a.Kind.String() + " " + a.Topic
-	case SessionExpiry, PendingExpiry, RebalanceTimeout:
+	case OnMember:
 		return a.Kind.String() + " " + string(a.Member)
-	case JoinTimeout, SyncTimeout, Failover, Load:
+	case OnGroup:
 		return a.Kind.String()
 	}
 	s := a.Kind.String() + " " + c.Members[a.Slot].Name
@@ -115,24 +103,25 @@ func formatChoice(as []impl.MemberAssignment) string {
 // whether the action is enabled in any world.
 func ParseAction(c *Config, s string) (Action, error) {
 	word, rest, _ := strings.Cut(strings.TrimSpace(s), " ")
-	k := Kind(slices.Index(kindNames[:], word))
-	if int(k) < 0 || k >= numKinds {
+	ki := slices.Index(KindNames(), word)
+	if ki < 0 {
 		return Action{}, fmt.Errorf("action %q: unknown kind %q", s, word)
 	}
+	k := Kind(ki)
 	a := Action{Kind: k}
-	switch k {
-	case JoinTimeout, SyncTimeout, Failover, Load:
+	switch k.Arg() {
+	case OnGroup:
 		if rest != "" {
 			return Action{}, fmt.Errorf("action %q: %s takes no argument", s, k)
 		}
 		return a, nil
-	case AddPartition, DeleteTopic:
+	case OnTopic:
 		if !slices.ContainsFunc(c.Topics, func(t impl.TopicMetadata) bool { return t.Name == rest }) {
 			return Action{}, fmt.Errorf("action %q: unknown topic %q", s, rest)
 		}
 		a.Topic = rest
 		return a, nil
-	case SessionExpiry, PendingExpiry, RebalanceTimeout:
+	case OnMember:
 		if rest == "" || strings.Contains(rest, " ") {
 			return Action{}, fmt.Errorf("action %q: %s takes one member id", s, k)
 		}

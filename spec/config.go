@@ -91,7 +91,9 @@ func (m MemberConfig) InstanceID() impl.InstanceID {
 	return impl.InstanceID(m.Name)
 }
 
-// Budget bounds every environment event. Timers that concern a member whose process is gone
+// Budget bounds every environment event. Each field is named, documented and tied to the
+// kind it bounds by a row of the kinds table (kinds.go); a field no row names is an error at
+// start-up. Timers that concern a member whose process is gone
 // (crashed or closed) cost nothing: they are bound to fire eventually; a budget bounds only the
 // timeouts of live members (a slow network, a long GC pause).
 type Budget struct {
@@ -171,14 +173,8 @@ func (c Config) Validate() error {
 	if c.ClientMemberIDs && !c.ConsumerProtocol {
 		return fmt.Errorf("member-ids client: KIP-1082 is for protocol consumer (a classic member gets its id from MEMBER_ID_REQUIRED)")
 	}
-	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
-		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")
-	}
-	if c.ConsumerProtocol && c.Budget.Followups != 0 {
-		return fmt.Errorf("budget followups: a follow-up is asked for by a client-side assignor in its assignment, which protocol consumer does not run (the coordinator assigns)")
-	}
-	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
-		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")
+	if err := c.Budget.validateProtocol(c.ConsumerProtocol); err != nil {
+		return err
 	}
 	if err := c.Durations().validate(); err != nil {
 		return err
@@ -276,18 +272,14 @@ type budgetField struct {
 	v    *int
 }
 
-// fields lists the budgets by their config-file names, in a fixed order.
+// fields lists the budgets by their config-file names, in a fixed order: Budget's fields in
+// declaration order, each named by its row of the kinds table (kinds.go).
 func (b *Budget) fields() []budgetField {
-	return []budgetField{
-		{"joins", &b.Joins}, {"leaves", &b.Leaves}, {"crashes", &b.Crashes},
-		{"restarts", &b.Restarts}, {"subscription-changes", &b.SubscriptionChanges},
-		{"partition-additions", &b.PartitionAdditions}, {"topic-deletions", &b.TopicDeletions},
-		{"lost-responses", &b.LostResponses}, {"session-timeouts", &b.SessionTimeouts},
-		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
-		{"poll-timeouts", &b.PollTimeouts}, {"rebalance-timeouts", &b.RebalanceTimeouts},
-		{"hangs", &b.Hangs}, {"failovers", &b.Failovers}, {"pauses", &b.Pauses},
-		{"followups", &b.Followups},
+	out := make([]budgetField, len(budgetFields))
+	for i, f := range budgetFields {
+		out[i] = budgetField{f.name, f.get(b)}
 	}
+	return out
 }
 
 func validName(s string) bool {
@@ -350,17 +342,14 @@ func (b Budget) String() string {
 }
 
 // validateConsumerProtocol checks the fields protocol consumer (KIP-848) gives a meaning of its
-// own: one coordinator, the server assignors, and no classic phase timers.
+// own: one coordinator and the server assignors (the budgets it lacks are the kinds table's,
+// Budget.validateProtocol).
 func (c Config) validateConsumerProtocol() error {
 	switch {
 	case c.Coordinator != impl.Kafka:
 		return fmt.Errorf("coordinator: protocol consumer has one coordinator (impl/kip848); write coordinator kafka (the variant is the consumer directive)")
 	case !slices.Contains(serverAssignorNames, c.Assignor):
 		return fmt.Errorf("assignor: %q is not one of %v (the KIP-848 server assignors)", c.Assignor, serverAssignorNames)
-	case c.Budget.JoinTimeouts != 0:
-		return fmt.Errorf("budget join-timeouts: protocol consumer has no join phase (use rebalance-timeouts)")
-	case c.Budget.SyncTimeouts != 0:
-		return fmt.Errorf("budget sync-timeouts: protocol consumer has no sync phase (use rebalance-timeouts)")
 	}
 	return nil
 }
