@@ -8,52 +8,6 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// Kind is the kind of an action. Its name is the action's first word in text form.
-type Kind uint8
-
-// Protocol actions: message delivery and the members' own steps.
-const (
-	DeliverRequest  Kind = iota // the coordinator handles the head of a member's requests
-	DeliverResponse             // a member handles the head of its responses
-	Assign                      // the leader runs the assignor and sends SyncGroup
-	Poll                        // the member polls: rejoins if it must
-	Heartbeat                   // the member sends a heartbeat whose answer is not NONE
-	Commit                      // the member commits its owned partitions
-	Refresh                     // the member's metadata catches up with the cluster
-
-	// Environment actions, each within its budget.
-	Start         // an absent or closed member starts
-	Leave         // a member closes and leaves gracefully
-	Crash         // a member's process dies
-	Restart       // a static member's process restarts with the same instance id
-	Resubscribe   // a member switches between its topics and its alt-topics
-	LoseResponse  // the head response of a member is lost; the client times out
-	PollTimeout   // a member exceeds max.poll.interval.ms
-	AddPartition  // a topic gains a partition
-	DeleteTopic   // a topic is deleted
-	SessionExpiry // the coordinator's session timer of a member id fires
-	PendingExpiry // the coordinator's timer of a pending member id fires
-	JoinTimeout   // the join phase times out
-	SyncTimeout   // the sync phase times out
-	// RebalanceTimeout: the KIP-848 coordinator's rebalance timer of a member id fires
-	// (protocol consumer; appended so that the kinds above keep their indices).
-	RebalanceTimeout
-	// Hang: a leader's poll thread hangs in its assignor for good while its heartbeats go
-	// on (budget hangs; appended likewise).
-	Hang
-	// Failover: the group's coordinator moves to another broker (budget failovers); Load:
-	// the new coordinator finishes loading the group from the log (a protocol action).
-	Failover
-	Load
-	// Pause: a live member's process stops (budget pauses); Resume: it goes on (fair).
-	Pause
-	Resume
-	// Followup: a member carries out the follow-up rebalance its last assignment asked for
-	// (budget followups; fair, see followup.go).
-	Followup
-	numKinds
-)
-
 // Action is one step of the world. Its text form (String) names the member by its configured
 // name, a topic by name, a coordinator member id as is; ParseAction reads it back.
 type Action struct {

@@ -91,44 +91,6 @@ func (m MemberConfig) InstanceID() impl.InstanceID {
 	return impl.InstanceID(m.Name)
 }
 
-// Budget bounds every environment event. Each field is named, documented and tied to the
-// kind it bounds by a row of the kinds table (kinds.go); a field no row names is an error at
-// start-up. Timers that concern a member whose process is gone
-// (crashed or closed) cost nothing: they are bound to fire eventually; a budget bounds only the
-// timeouts of live members (a slow network, a long GC pause).
-type Budget struct {
-	Joins               int // starts of absent or closed members
-	Leaves              int // graceful LeaveGroup on close
-	Crashes             int // a process dies without leaving
-	Restarts            int // a static member's process restarts with the same instance id
-	SubscriptionChanges int // a member switches between Topics and AltTopics
-	PartitionAdditions  int // a topic gains a partition
-	TopicDeletions      int // a topic is deleted
-	LostResponses       int // a response is lost; the client times the request out
-	SessionTimeouts     int // a live member's session expires at the coordinator
-	JoinTimeouts        int // the join phase times out while a live member has not rejoined
-	SyncTimeouts        int // the sync phase times out while a live member has not synced
-	PollTimeouts        int // a live member exceeds max.poll.interval.ms and leaves
-	// RebalanceTimeouts: a live KIP-848 member's rebalance timer fires while it has not
-	// acknowledged a revocation (protocol consumer only; docs/protocol.md §3.5).
-	RebalanceTimeouts int
-	// Hangs: a live leader's poll thread hangs for good in its assignor while its heartbeat
-	// thread goes on, so its session never expires of itself and it never sends SyncGroup
-	// (classic protocols only; the KAFKA-12890 setting, docs/bugs.md B3). Its max.poll.interval.ms
-	// is taken to be unbounded, as Kafka Streams once configured it: nothing makes it leave.
-	Hangs int
-	// Failovers: the group's coordinator moves to another broker, which loads the group from
-	// the log (see failover.go).
-	Failovers int
-	// Pauses: a live member's whole process stops (stop-the-world) and resumes later with
-	// its state; timers that fire on it meanwhile are free (see pause.go).
-	Pauses int
-	// Followups: the leader's assignor asks one member of the round, in its assignment, to
-	// rejoin once it has applied it — Kafka Streams' follow-up and probing rebalances
-	// (KIP-441; classic protocols only: see followup.go).
-	Followups int
-}
-
 // Assignor names the config accepts. "any" is every valid assignment, to check safety for all
 // assignors at once.
 var assignorNames = []string{"range", "roundrobin", "sticky", "cooperative-sticky", "any"}

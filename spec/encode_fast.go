@@ -168,6 +168,7 @@ func (e *encoder) slot(s *Slot) {
 	e.uint(uint64(s.Incarnation))
 	e.bool(s.Alt)
 	e.bool(s.Stale)
+	e.uint(uint64(s.Cond))
 	if e.genAsEpoch {
 		e.member(s.Member)
 	} else {

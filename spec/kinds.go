@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strings"
 	"unsafe"
@@ -18,12 +19,96 @@ import (
 // config's budget keys (Budget.fields, BudgetKeys, docs/config.md) are all read from it, so
 // a new kind of event is a row here and a handler file.
 //
-// Adding a fault: append its Kind (action.go: appended, so that the kinds before it keep
-// their indices), write its handler and candidates in a file of its own, and add its row
-// below with a budget field (a new field of Budget, zero by default so that no existing
-// world changes). A condition it leaves on a slot (like a pause or a cut) is a field of
-// Slot and of World.Encode's slot encoder; the row's hooks (frees, takes, unquiet) are how
-// the rest of the world feels the condition.
+// Adding a fault (docs/checking.md, "Adding a fault"): in this file, append its Kind to the
+// constants (appended, so that the kinds before it keep their indices), its budget to Budget
+// (zero by default, so that no existing world changes), its row to the table and its case to
+// stepper.do; in a file of its own, its handler and candidates. A condition it leaves on a
+// slot is a bit of Slot.Cond (encoded and rendered already: the row's cond and condName);
+// the row's hooks (frees, takes, unquiet) are how the rest of the world feels it.
+
+// Kind is the kind of an action. Its name is the action's first word in text form.
+type Kind uint8
+
+// Protocol actions: message delivery and the members' own steps.
+const (
+	DeliverRequest  Kind = iota // the coordinator handles the head of a member's requests
+	DeliverResponse             // a member handles the head of its responses
+	Assign                      // the leader runs the assignor and sends SyncGroup
+	Poll                        // the member polls: rejoins if it must
+	Heartbeat                   // the member sends a heartbeat whose answer is not NONE
+	Commit                      // the member commits its owned partitions
+	Refresh                     // the member's metadata catches up with the cluster
+
+	// Environment actions, each within its budget.
+	Start         // an absent or closed member starts
+	Leave         // a member closes and leaves gracefully
+	Crash         // a member's process dies
+	Restart       // a static member's process restarts with the same instance id
+	Resubscribe   // a member switches between its topics and its alt-topics
+	LoseResponse  // the head response of a member is lost; the client times out
+	PollTimeout   // a member exceeds max.poll.interval.ms
+	AddPartition  // a topic gains a partition
+	DeleteTopic   // a topic is deleted
+	SessionExpiry // the coordinator's session timer of a member id fires
+	PendingExpiry // the coordinator's timer of a pending member id fires
+	JoinTimeout   // the join phase times out
+	SyncTimeout   // the sync phase times out
+	// RebalanceTimeout: the KIP-848 coordinator's rebalance timer of a member id fires
+	// (protocol consumer; appended so that the kinds above keep their indices).
+	RebalanceTimeout
+	// Hang: a leader's poll thread hangs in its assignor for good while its heartbeats go
+	// on (budget hangs; appended likewise).
+	Hang
+	// Failover: the group's coordinator moves to another broker (budget failovers); Load:
+	// the new coordinator finishes loading the group from the log (a protocol action).
+	Failover
+	Load
+	// Pause: a live member's process stops (budget pauses); Resume: it goes on (fair).
+	Pause
+	Resume
+	// Followup: a member carries out the follow-up rebalance its last assignment asked for
+	// (budget followups; fair, see followup.go).
+	Followup
+	numKinds
+)
+
+// Budget bounds every environment event. Each field is named, documented and tied to the
+// kind it bounds by a row of the kinds table (kinds.go); a field no row names is an error at
+// start-up. Timers that concern a member whose process is gone
+// (crashed or closed) cost nothing: they are bound to fire eventually; a budget bounds only the
+// timeouts of live members (a slow network, a long GC pause).
+type Budget struct {
+	Joins               int // starts of absent or closed members
+	Leaves              int // graceful LeaveGroup on close
+	Crashes             int // a process dies without leaving
+	Restarts            int // a static member's process restarts with the same instance id
+	SubscriptionChanges int // a member switches between Topics and AltTopics
+	PartitionAdditions  int // a topic gains a partition
+	TopicDeletions      int // a topic is deleted
+	LostResponses       int // a response is lost; the client times the request out
+	SessionTimeouts     int // a live member's session expires at the coordinator
+	JoinTimeouts        int // the join phase times out while a live member has not rejoined
+	SyncTimeouts        int // the sync phase times out while a live member has not synced
+	PollTimeouts        int // a live member exceeds max.poll.interval.ms and leaves
+	// RebalanceTimeouts: a live KIP-848 member's rebalance timer fires while it has not
+	// acknowledged a revocation (protocol consumer only; docs/protocol.md §3.5).
+	RebalanceTimeouts int
+	// Hangs: a live leader's poll thread hangs for good in its assignor while its heartbeat
+	// thread goes on, so its session never expires of itself and it never sends SyncGroup
+	// (classic protocols only; the KAFKA-12890 setting, docs/bugs.md B3). Its max.poll.interval.ms
+	// is taken to be unbounded, as Kafka Streams once configured it: nothing makes it leave.
+	Hangs int
+	// Failovers: the group's coordinator moves to another broker, which loads the group from
+	// the log (see failover.go).
+	Failovers int
+	// Pauses: a live member's whole process stops (stop-the-world) and resumes later with
+	// its state; timers that fire on it meanwhile are free (see pause.go).
+	Pauses int
+	// Followups: the leader's assignor asks one member of the round, in its assignment, to
+	// rejoin once it has applied it — Kafka Streams' follow-up and probing rebalances
+	// (KIP-441; classic protocols only: see followup.go).
+	Followups int
+}
 
 // Arg is what an action of a kind names besides its kind, in its text form.
 type Arg uint8
@@ -121,6 +206,11 @@ type kindRow struct {
 	field     func(*Budget) *int
 	budgetDoc string
 	budgetWhy string
+
+	// cond is the bit of Slot.Cond the kind sets (0: none), condName how a world's text
+	// shows it on the slot.
+	cond     Cond
+	condName string
 
 	// Hooks by which a condition the kind leaves on a slot reaches the rest of the world.
 	// frees: a coordinator timer on member id costs no budget (it is bound to fire).
@@ -311,6 +401,7 @@ var (
 	freeing      []func(w World, id impl.MemberID) bool
 	taking       []func(w World, a Action) (World, []Event, bool, bool)
 	unquieting   []func(w World, i int) bool
+	condNames    [8]string // by bit of Slot.Cond
 )
 
 // budgetRow is one budget key: its name, field, the row that names it.
@@ -341,6 +432,13 @@ func initTables() {
 		}
 		if r.takes != nil {
 			taking = append(taking, r.takes)
+		}
+		if r.cond != 0 {
+			b := bits.TrailingZeros8(uint8(r.cond))
+			if r.cond&(r.cond-1) != 0 || condNames[b] != "" {
+				panic("spec: kind " + r.name + " needs a bit of Slot.Cond of its own")
+			}
+			condNames[b] = r.condName
 		}
 		if r.unquiet != nil {
 			unquieting = append(unquieting, r.unquiet)
@@ -533,4 +631,15 @@ func (w World) taken(a Action) (World, []Event, bool, bool) {
 		}
 	}
 	return w, nil, false, false
+}
+
+// String names the conditions, as a world's text shows them on a slot (" cut-off").
+func (c Cond) String() string {
+	var sb strings.Builder
+	for b := range condNames {
+		if c&(1<<b) != 0 {
+			sb.WriteString(" " + condNames[b])
+		}
+	}
+	return sb.String()
 }
