@@ -643,3 +643,28 @@ func (c Cond) String() string {
 	}
 	return sb.String()
 }
+
+// Undelivered is an event a takes hook emits: the step took a request off its connection and
+// it never reached a coordinator (a cut's lost request, say).
+type Undelivered interface {
+	Event
+	Undelivered() impl.Request
+}
+
+// Delivered is the slot whose head request the step from pre to post (with events ev) handed
+// to a coordinator — a serving one, a loading one or an old broker: the one queue that lost
+// its head, when no takes hook kept the request from arriving. Properties that judge a
+// coordinator's answer read the request so.
+func Delivered(pre, post *World, ev []Event) (int, bool) {
+	for _, e := range ev {
+		if _, ok := e.(Undelivered); ok {
+			return 0, false
+		}
+	}
+	for i, s := range pre.Slots {
+		if len(s.Out) > 0 && len(post.Slots[i].Out) == len(s.Out)-1 {
+			return i, true
+		}
+	}
+	return 0, false
+}
