@@ -183,9 +183,10 @@ var noHandoverWhileOwned = Property{
 // its next heartbeat is answered ILLEGAL_GENERATION: the zombie window of docs/protocol.md
 // §1.12 for a member the coordinator keeps instead of removing. The coordinator's commit
 // check is generation-only (ClassicGroup.validateOffsetCommit), so nothing in the
-// protocol refuses the new owner's commit.
+// protocol refuses the new owner's commit. The deadline is missed within a join-timeouts
+// budget, or for free by a member a condition cuts off (budget cuts).
 func staticKeptAtDeadline(c spec.Config) string {
-	if c.Budget.JoinTimeouts == 0 || !staticMembers(c) {
+	if c.Budget.JoinTimeouts == 0 && !c.FreesLiveTimers() || !staticMembers(c) {
 		return ""
 	}
 	return "a static member that misses the join deadline is kept with its last subscription (KAFKA-8220), so the leader may hand its partitions on, and their new owner commit them, while it still processes them, until its next heartbeat (the zombie window, docs/protocol.md §1.12)"

@@ -69,6 +69,10 @@ const (
 	// Followup: a member carries out the follow-up rebalance its last assignment asked for
 	// (budget followups; fair, see followup.go).
 	Followup
+	// Cut: a running member's link to the coordinator fails while it goes on (budget cuts);
+	// Heal: it comes back (fair; see cut.go).
+	Cut
+	Heal
 	numKinds
 )
 
@@ -108,6 +112,9 @@ type Budget struct {
 	// rejoin once it has applied it — Kafka Streams' follow-up and probing rebalances
 	// (KIP-441; classic protocols only: see followup.go).
 	Followups int
+	// Cuts: a running member is cut off from the coordinator while it goes on fetching and
+	// processing; what it sends the coordinator meanwhile is lost (see cut.go).
+	Cuts int
 }
 
 // Arg is what an action of a kind names besides its kind, in its text form.
@@ -356,6 +363,14 @@ func init() {
 			budget: "followups", field: func(b *Budget) *int { return &b.Followups },
 			budgetDoc: "the leader's assignor asks one member of the round, in its assignment, to rejoin once it has applied it, as Kafka Streams does (KIP-441)",
 			budgetWhy: "a follow-up is asked for by a client-side assignor in its assignment, which protocol consumer does not run (the coordinator assigns)"},
+
+		Cut: {name: "cut", group: slotEnv, disturbs: true, removes: Fences, class: ClassEnv, in: bothProtocols,
+			cands:  [2]func(World, int, []Action) []Action{World.cutActions, World.cutActions},
+			budget: "cuts", field: func(b *Budget) *int { return &b.Cuts },
+			budgetDoc: "a running member is cut off from the coordinator while it goes on fetching: what it sends there is lost and timed out, the coordinator's timers on it are free, until the link heals",
+			cond:      cutOff, condName: "cut-off", frees: cutFrees, takes: cutTakes, unquiet: cutUnquiet},
+		Heal: {name: "heal", group: slotEnv, fair: Fair, class: ClassTimer, in: bothProtocols,
+			cands: [2]func(World, int, []Action) []Action{World.healActions, World.healActions}},
 	}
 	initTables()
 }
@@ -518,6 +533,18 @@ func (c Config) RemovesLive(unseen bool) bool {
 	return false
 }
 
+// FreesLiveTimers reports whether the config's budgets let a condition make a coordinator's
+// timer on a live member free (a row's frees hook: a cut member's session, join, sync and
+// rebalance timers are bound to fire), so that it fires without the timer's own budget.
+func (c Config) FreesLiveTimers() bool {
+	for _, f := range budgetFields {
+		if f.row.frees != nil && *f.get(&c.Budget) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // BudgetKeys is docs/config.md's table of budget keys, one markdown row per key in the
 // config's order, with the protocol a key is limited to.
 func BudgetKeys() string {
@@ -605,6 +632,8 @@ func (st *stepper) do(a Action) bool {
 		return st.memberEnv(i, a.Kind)
 	case Pause, Resume:
 		return st.pause(i, a.Kind)
+	case Cut, Heal:
+		return st.cut(i, a.Kind)
 	case AddPartition, DeleteTopic:
 		if kip {
 			return st.metadataKIP848(a.Kind, a.Topic)
@@ -645,7 +674,7 @@ func (c Cond) String() string {
 }
 
 // Undelivered is an event a takes hook emits: the step took a request off its connection and
-// it never reached a coordinator (a cut's lost request, say).
+// it never reached a coordinator (CutEvent).
 type Undelivered interface {
 	Event
 	Undelivered() impl.Request
