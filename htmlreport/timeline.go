@@ -166,9 +166,7 @@ func stepView(cfg *spec.Config, n int, s traces.StepResult) StepView {
 // actionLane is the lane an action is drawn on: the coordinator for what it does (handling a
 // request, its timers, the cluster's metadata), the member otherwise.
 func actionLane(a spec.Action) int {
-	switch a.Kind {
-	case spec.DeliverRequest, spec.AddPartition, spec.DeleteTopic, spec.SessionExpiry,
-		spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout, spec.RebalanceTimeout:
+	if a.Kind.OnCoordinator() {
 		return 0
 	}
 	return int(a.Slot) + 1
@@ -176,17 +174,7 @@ func actionLane(a spec.Action) int {
 
 // actionClass sorts actions as the liveness check does: the protocol's own, the timers, and
 // the environment's budgeted events.
-func actionClass(k spec.Kind) string {
-	switch k {
-	case spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout,
-		spec.RebalanceTimeout, spec.PollTimeout:
-		return "timer"
-	case spec.Start, spec.Leave, spec.Crash, spec.Restart, spec.Resubscribe, spec.LoseResponse,
-		spec.AddPartition, spec.DeleteTopic, spec.Hang:
-		return "env"
-	}
-	return "protocol"
-}
+func actionClass(k spec.Kind) string { return string(k.Class()) }
 
 // eventMark is the tag an event leaves on a lane; messages are drawn as arrows instead.
 func eventMark(e spec.Event) (Mark, bool) {

@@ -46,12 +46,8 @@ func deliveredSlot(pre *spec.World, ev []spec.Event, post *spec.World) (int, boo
 			return 0, false
 		}
 	}
-	for i, s := range pre.Slots {
-		if len(s.Out) > 0 && len(post.Slots[i].Out) == len(s.Out)-1 && post.Slots[i].Incarnation == s.Incarnation {
-			return i, true
-		}
-	}
-	return 0, false
+	i, ok := spec.Delivered(pre, post, ev)
+	return i, ok && post.Slots[i].Incarnation == pre.Slots[i].Incarnation
 }
 
 // awayAnswerWrong says what is wrong with the step's answers ev to req, which reached an old

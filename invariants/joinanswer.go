@@ -34,7 +34,7 @@ var joinAnswer = Property{
 	Source:    "docs/protocol.md §1.1 (JoinGroup v9, KIP-814), §1.3 step 4, §1.4, §1.10 (GroupCoordinator.doCurrentMemberJoinGroup, updateStaticMemberAndRebalance; ConsumerCoordinator.onLeaderElected)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, _ := handledJoin(pre, post)
+		q, _ := handledJoin(pre, ev, post)
 		for _, e := range ev {
 			r, ok := e.(spec.ReplyEvent)
 			if !ok {
@@ -89,18 +89,13 @@ func joinAnswerWrong(pre, post *spec.World, q impl.JoinGroupRequest, a impl.Join
 	return ""
 }
 
-// handledJoin is the JoinGroup the step handed to the serving coordinator: the head of the
-// one queue the step shortened, when neither an old broker (a stale connection) nor a loading
-// coordinator answered it.
-func handledJoin(pre, post *spec.World) (impl.JoinGroupRequest, bool) {
-	if pre.Loading {
+// handledJoin is the JoinGroup the step handed to the serving coordinator (spec.Delivered),
+// when neither an old broker (a stale connection) nor a loading coordinator answered it.
+func handledJoin(pre *spec.World, ev []spec.Event, post *spec.World) (impl.JoinGroupRequest, bool) {
+	i, ok := spec.Delivered(pre, post, ev)
+	if !ok || pre.Loading || pre.Slots[i].Stale {
 		return impl.JoinGroupRequest{}, false
 	}
-	for i, s := range pre.Slots {
-		if len(s.Out) > 0 && len(post.Slots[i].Out) == len(s.Out)-1 && !s.Stale {
-			q, ok := s.Out[0].(impl.JoinGroupRequest)
-			return q, ok
-		}
-	}
-	return impl.JoinGroupRequest{}, false
+	q, ok := pre.Slots[i].Out[0].(impl.JoinGroupRequest)
+	return q, ok
 }

@@ -34,7 +34,7 @@ var joinReaction = Property{
 	Source:    "docs/protocol.md §1.4 (GroupCoordinator.doCurrentMemberJoinGroup, member.matches), §4 (KIP-423 reasons; docs/protocol.md §4)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, ok := handledJoin(pre, post)
+		q, ok := handledJoin(pre, ev, post)
 		if !ok || q.MemberID == impl.NoMemberID {
 			return ""
 		}

@@ -23,7 +23,7 @@ var kip848EpochChecked = Property{
 	Source:    "docs/protocol.md §3.3 step 3 (GroupMetadataManager.throwIfConsumerGroupMemberEpochIsInvalid)",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, ok := deliveredHeartbeat(pre, post)
+		q, _, ok := deliveredHeartbeat(pre, ev, post)
 		if !ok || q.MemberEpoch <= 0 {
 			return ""
 		}
@@ -51,14 +51,13 @@ var kip848EpochChecked = Property{
 	},
 }
 
-// deliveredHeartbeat is the ConsumerGroupHeartbeat the step delivered to the coordinator: the
-// head of the one queue the step shortened.
-func deliveredHeartbeat(pre, post *spec.World) (impl.ConsumerGroupHeartbeatRequest, bool) {
-	for i, s := range pre.Slots {
-		if len(s.Out) > 0 && len(post.Slots[i].Out) == len(s.Out)-1 {
-			q, ok := s.Out[0].(impl.ConsumerGroupHeartbeatRequest)
-			return q, ok
-		}
+// deliveredHeartbeat is the ConsumerGroupHeartbeat the step delivered to a coordinator
+// (spec.Delivered), and its slot.
+func deliveredHeartbeat(pre *spec.World, ev []spec.Event, post *spec.World) (impl.ConsumerGroupHeartbeatRequest, int, bool) {
+	i, ok := spec.Delivered(pre, post, ev)
+	if !ok {
+		return impl.ConsumerGroupHeartbeatRequest{}, 0, false
 	}
-	return impl.ConsumerGroupHeartbeatRequest{}, false
+	q, ok := pre.Slots[i].Out[0].(impl.ConsumerGroupHeartbeatRequest)
+	return q, i, ok
 }

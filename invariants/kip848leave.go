@@ -28,14 +28,9 @@ var kip848LeaveAccepted = Property{
 	Source:    "docs/protocol.md §3.1 (member epoch −1, −2), §3.6 (a static member's temporary leave keeps its assignment)",
 	Applies:   kip848Protocol,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, ok := deliveredHeartbeat(pre, post)
-		if !ok || pre.Loading {
-			return ""
-		}
-		for i, s := range pre.Slots {
-			if len(s.Out) > 0 && len(post.Slots[i].Out) == len(s.Out)-1 && s.Stale {
-				return "" // the old broker answered it
-			}
+		q, i, ok := deliveredHeartbeat(pre, ev, post)
+		if !ok || pre.Loading || pre.Slots[i].Stale {
+			return "" // the old broker or a loading coordinator answered it
 		}
 		what := "leave at epoch " + fmt.Sprint(q.MemberEpoch)
 		switch q.MemberEpoch {

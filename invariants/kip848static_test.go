@@ -68,8 +68,8 @@ func targetIDs(w spec.World) []impl.MemberID {
 // member's own leave) or UNKNOWN_MEMBER_ID (1217) violates it.
 func TestKIP848LeaveAccepted(t *testing.T) {
 	c := config(t, staticKIP848Two+"budget leaves=1\n")
-	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
-		q, ok := deliveredHeartbeat(pre, post)
+	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, ev []spec.Event, post *spec.World) bool {
+		q, _, ok := deliveredHeartbeat(pre, ev, post)
 		return ok && q.MemberEpoch == impl.EpochTemporaryLeave
 	})
 	for _, code := range []impl.ErrorCode{impl.FencedInstanceID, impl.UnknownMemberID} {
@@ -97,8 +97,8 @@ func TestKIP848LeaveAccepted(t *testing.T) {
 // kip848-leave-accepted.
 func TestKIP848StaticReturnAccepted(t *testing.T) {
 	c := config(t, staticKIP848Two+"budget leaves=1 joins=1\n")
-	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, _ []spec.Event, post *spec.World) bool {
-		q, ok := deliveredHeartbeat(pre, post)
+	pre, ev, post, _ := shortestStep(t, c, kip848LeaveAccepted, func(pre *spec.World, ev []spec.Event, post *spec.World) bool {
+		q, _, ok := deliveredHeartbeat(pre, ev, post)
 		if !ok || q.MemberEpoch != impl.EpochJoin || q.InstanceID == "" {
 			return false
 		}

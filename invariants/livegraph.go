@@ -231,13 +231,13 @@ func (q *fifo) pop() spec.PackedWorld {
 // modelling artifact, not a protocol livelock (the real client heartbeats from its own thread).
 // An assign that marks a follow-up (budget followups) is the assignor's budgeted choice, not
 // forced; carrying a follow-up out (Followup) is fair, like a timer bound to fire.
+//
+// Which kind is which is the kinds table's fairness column (spec.Kind.Fairness).
 func Fair(a spec.Action, w, n spec.World) bool {
-	switch a.Kind {
-	case spec.Assign:
-		return a.Followup == "" // marking a follow-up is the assignor's budgeted choice
-	case spec.DeliverRequest, spec.DeliverResponse, spec.Poll, spec.Heartbeat, spec.Refresh, spec.Load, spec.Resume, spec.Followup:
+	switch a.Kind.Fairness() {
+	case spec.Fair:
 		return true
-	case spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout, spec.RebalanceTimeout:
+	case spec.FairWhenFree:
 		return w.Left == n.Left
 	}
 	return false
@@ -285,9 +285,7 @@ type takenKey struct {
 
 func newTakenKey(w spec.World, a spec.Action) takenKey {
 	k := takenKey{kind: a.Kind, slot: a.Slot, topic: a.Topic, followup: -1}
-	switch a.Kind {
-	case spec.AddPartition, spec.DeleteTopic, spec.SessionExpiry, spec.PendingExpiry, spec.RebalanceTimeout,
-		spec.JoinTimeout, spec.SyncTimeout, spec.Failover, spec.Load:
+	if a.Kind.Arg() != spec.OnSlot {
 		k.slot = -1
 	}
 	if a.Followup != "" {

@@ -35,7 +35,7 @@ var maxSizeRefusal = Property{
 			if a, isJoin := r.Response.(impl.JoinGroupResponse); !isJoin || a.Error != impl.GroupMaxSizeReached {
 				continue
 			}
-			q, handled := handledJoin(pre, post)
+			q, handled := handledJoin(pre, ev, post)
 			if !handled {
 				return fmt.Sprintf("%s is answered GROUP_MAX_SIZE_REACHED in a step that handled no JoinGroup", r.Name)
 			}

@@ -28,7 +28,7 @@ var memberIDRequired = Property{
 	Source:    "KIP-394; docs/protocol.md §1.4 \"Unknown member\" (GroupCoordinator.doNewMemberJoinGroup: requireKnownMemberId = version >= 4 && groupInstanceId.isEmpty)",
 	Applies:   classic,
 	Step: func(pre *spec.World, ev []spec.Event, post *spec.World) string {
-		q, ok := handledJoin(pre, post)
+		q, ok := handledJoin(pre, ev, post)
 		if !ok || q.MemberID != impl.NoMemberID {
 			return ""
 		}

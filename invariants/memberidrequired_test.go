@@ -33,7 +33,7 @@ func TestMemberIDRequired(t *testing.T) {
 		return pre, post, ev
 	}
 	pre, post, ev := run("4")
-	q, _ := handledJoin(&pre, &post)
+	q, _ := handledJoin(&pre, ev, &post)
 	var answer spec.ReplyEvent
 	for _, e := range ev {
 		if r, ok := e.(spec.ReplyEvent); ok {

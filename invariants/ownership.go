@@ -183,9 +183,10 @@ var noHandoverWhileOwned = Property{
 // its next heartbeat is answered ILLEGAL_GENERATION: the zombie window of docs/protocol.md
 // §1.12 for a member the coordinator keeps instead of removing. The coordinator's commit
 // check is generation-only (ClassicGroup.validateOffsetCommit), so nothing in the
-// protocol refuses the new owner's commit.
+// protocol refuses the new owner's commit. The deadline is missed within a join-timeouts
+// budget, or for free by a member a condition cuts off (budget cuts).
 func staticKeptAtDeadline(c spec.Config) string {
-	if c.Budget.JoinTimeouts == 0 || !staticMembers(c) {
+	if c.Budget.JoinTimeouts == 0 && !c.FreesLiveTimers() || !staticMembers(c) {
 		return ""
 	}
 	return "a static member that misses the join deadline is kept with its last subscription (KAFKA-8220), so the leader may hand its partitions on, and their new owner commit them, while it still processes them, until its next heartbeat (the zombie window, docs/protocol.md §1.12)"
@@ -226,14 +227,15 @@ func currentLeader(w *spec.World, a spec.AssignEvent) bool {
 // session, join or sync timer firing on it, its own poll timeout (fencingTimeouts), or a hang
 // (the sync timer removes the hung member, which never learns).
 func liveTimeouts(c spec.Config) bool {
-	return fencingTimeouts(c) || c.Budget.Hangs > 0 || c.Budget.Pauses > 0
+	return c.RemovesLive(true)
 }
 
 // fencingTimeouts reports whether a live member that goes on taking steps can be removed, and
 // so be told so by a fencing answer.
+//
+// Which budgets those are is the kinds table's removal column (spec.Kind.Removes).
 func fencingTimeouts(c spec.Config) bool {
-	b := c.Budget
-	return b.SessionTimeouts+b.JoinTimeouts+b.SyncTimeouts+b.PollTimeouts+b.RebalanceTimeouts+b.Pauses > 0
+	return c.RemovesLive(false)
 }
 
 // running reports whether slot i's consumer runs and believes what it owns: a live one, or a

@@ -8,64 +8,6 @@ import (
 	"github.com/groupcheck/groupcheck/impl"
 )
 
-// Kind is the kind of an action. Its name is the action's first word in text form.
-type Kind uint8
-
-// Protocol actions: message delivery and the members' own steps.
-const (
-	DeliverRequest  Kind = iota // the coordinator handles the head of a member's requests
-	DeliverResponse             // a member handles the head of its responses
-	Assign                      // the leader runs the assignor and sends SyncGroup
-	Poll                        // the member polls: rejoins if it must
-	Heartbeat                   // the member sends a heartbeat whose answer is not NONE
-	Commit                      // the member commits its owned partitions
-	Refresh                     // the member's metadata catches up with the cluster
-
-	// Environment actions, each within its budget.
-	Start         // an absent or closed member starts
-	Leave         // a member closes and leaves gracefully
-	Crash         // a member's process dies
-	Restart       // a static member's process restarts with the same instance id
-	Resubscribe   // a member switches between its topics and its alt-topics
-	LoseResponse  // the head response of a member is lost; the client times out
-	PollTimeout   // a member exceeds max.poll.interval.ms
-	AddPartition  // a topic gains a partition
-	DeleteTopic   // a topic is deleted
-	SessionExpiry // the coordinator's session timer of a member id fires
-	PendingExpiry // the coordinator's timer of a pending member id fires
-	JoinTimeout   // the join phase times out
-	SyncTimeout   // the sync phase times out
-	// RebalanceTimeout: the KIP-848 coordinator's rebalance timer of a member id fires
-	// (protocol consumer; appended so that the kinds above keep their indices).
-	RebalanceTimeout
-	// Hang: a leader's poll thread hangs in its assignor for good while its heartbeats go
-	// on (budget hangs; appended likewise).
-	Hang
-	// Failover: the group's coordinator moves to another broker (budget failovers); Load:
-	// the new coordinator finishes loading the group from the log (a protocol action).
-	Failover
-	Load
-	// Pause: a live member's process stops (budget pauses); Resume: it goes on (fair).
-	Pause
-	Resume
-	// Followup: a member carries out the follow-up rebalance its last assignment asked for
-	// (budget followups; fair, see followup.go).
-	Followup
-	numKinds
-)
-
-var kindNames = [numKinds]string{
-	"deliver-request", "deliver-response", "assign", "poll", "heartbeat", "commit", "refresh",
-	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
-	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
-	"sync-timeout", "rebalance-timeout", "hang", "failover", "load", "pause", "resume", "followup",
-}
-
-func (k Kind) String() string { return kindNames[k] }
-
-// KindNames lists every action kind's name, indexed by Kind.
-func KindNames() []string { return kindNames[:] }
-
 // Action is one step of the world. Its text form (String) names the member by its configured
 // name, a topic by name, a coordinator member id as is; ParseAction reads it back.
 type Action struct {
@@ -84,12 +26,12 @@ type Action struct {
 
 // Text renders the action in its stable text form, naming members from the config.
 func (a Action) Text(c *Config) string {
-	switch a.Kind {
-	case AddPartition, DeleteTopic:
+	switch a.Kind.Arg() {
+	case OnTopic:
 		return a.Kind.String() + " " + a.Topic
-	case SessionExpiry, PendingExpiry, RebalanceTimeout:
+	case OnMember:
 		return a.Kind.String() + " " + string(a.Member)
-	case JoinTimeout, SyncTimeout, Failover, Load:
+	case OnGroup:
 		return a.Kind.String()
 	}
 	s := a.Kind.String() + " " + c.Members[a.Slot].Name
@@ -115,24 +57,25 @@ func formatChoice(as []impl.MemberAssignment) string {
 // whether the action is enabled in any world.
 func ParseAction(c *Config, s string) (Action, error) {
 	word, rest, _ := strings.Cut(strings.TrimSpace(s), " ")
-	k := Kind(slices.Index(kindNames[:], word))
-	if int(k) < 0 || k >= numKinds {
+	ki := slices.Index(KindNames(), word)
+	if ki < 0 {
 		return Action{}, fmt.Errorf("action %q: unknown kind %q", s, word)
 	}
+	k := Kind(ki)
 	a := Action{Kind: k}
-	switch k {
-	case JoinTimeout, SyncTimeout, Failover, Load:
+	switch k.Arg() {
+	case OnGroup:
 		if rest != "" {
 			return Action{}, fmt.Errorf("action %q: %s takes no argument", s, k)
 		}
 		return a, nil
-	case AddPartition, DeleteTopic:
+	case OnTopic:
 		if !slices.ContainsFunc(c.Topics, func(t impl.TopicMetadata) bool { return t.Name == rest }) {
 			return Action{}, fmt.Errorf("action %q: unknown topic %q", s, rest)
 		}
 		a.Topic = rest
 		return a, nil
-	case SessionExpiry, PendingExpiry, RebalanceTimeout:
+	case OnMember:
 		if rest == "" || strings.Contains(rest, " ") {
 			return Action{}, fmt.Errorf("action %q: %s takes one member id", s, k)
 		}

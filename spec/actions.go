@@ -1,53 +1,53 @@
 package spec
 
-// Actions appends to buf the candidate actions of w in a fixed order: per slot the protocol
-// actions, then per slot the environment's, then metadata changes per topic, then the
-// coordinator's timers. Candidates may be disabled; Next says which are enabled. With the
-// `any` assignor, a leader's assign action is listed once per valid assignment.
-//
-// Under protocol consumer the list is actionsKIP848's (kip848.go).
+// Actions appends to buf the candidate actions of w in a fixed order: per slot the members'
+// own steps, then per slot the environment's, then metadata changes per topic, then the
+// coordinator's timers and the group's events — within each, the kinds in the table's order
+// (kinds.go), each kind's candidates from its row. Candidates may be disabled; Next says which
+// are enabled. With the `any` assignor, a leader's assign action is listed once per valid
+// assignment.
 func Actions(w World, buf []Action) []Action {
-	if w.cfg.ConsumerProtocol {
-		return actionsKIP848(w, buf)
+	p := w.proto()
+	for i := range w.Slots {
+		buf = kindActions(w, p, slotStep, i, buf)
 	}
 	for i := range w.Slots {
-		slot := int8(i)
-		for _, k := range []Kind{DeliverRequest, DeliverResponse} {
-			buf = append(buf, Action{Kind: k, Slot: slot})
-		}
-		if w.Slots[i].Assigning != nil {
-			buf = w.assignActions(i, buf)
-		}
-		for _, k := range []Kind{Poll, Heartbeat, Commit, Refresh} {
-			buf = append(buf, Action{Kind: k, Slot: slot})
-		}
-		if w.cfg.Budget.Followups > 0 {
-			buf = append(buf, Action{Kind: Followup, Slot: slot})
-		}
-	}
-	for i := range w.Slots {
-		for _, k := range []Kind{Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout} {
-			buf = append(buf, Action{Kind: k, Slot: int8(i)})
-		}
-		if w.Slots[i].Assigning != nil && w.Left.Hangs > 0 {
-			buf = append(buf, Action{Kind: Hang, Slot: int8(i)})
-		}
-		buf = w.pauseActions(i, buf)
+		buf = kindActions(w, p, slotEnv, i, buf)
 	}
 	for _, t := range w.cfg.Topics {
-		buf = append(buf, Action{Kind: AddPartition, Topic: t.Name}, Action{Kind: DeleteTopic, Topic: t.Name})
+		for _, k := range groupKinds[p][topicEvent] {
+			buf = append(buf, Action{Kind: k, Topic: t.Name})
+		}
 	}
-	for _, id := range w.Coord.ExpirableMembers() {
-		buf = append(buf, Action{Kind: SessionExpiry, Member: id})
-	}
-	for _, id := range w.Coord.Pending() {
-		buf = append(buf, Action{Kind: PendingExpiry, Member: id})
-	}
-	buf = append(buf, Action{Kind: JoinTimeout}, Action{Kind: SyncTimeout})
-	return w.failoverActions(buf)
+	return kindActions(w, p, groupEvent, -1, buf)
 }
 
+// kindActions appends the candidates of group g's kinds, of slot i in the slot groups.
+func kindActions(w World, p int, g group, i int, buf []Action) []Action {
+	for _, k := range groupKinds[p][g] {
+		if c := kinds[k].cands[p]; c != nil {
+			buf = c(w, i, buf)
+		} else {
+			buf = append(buf, Action{Kind: k, Slot: int8(max(i, 0))})
+		}
+	}
+	return buf
+}
+
+// proto is the index of the world's protocol in the table's per-protocol columns.
+func (w World) proto() int {
+	if w.cfg.ConsumerProtocol {
+		return kip848Proto
+	}
+	return classicProto
+}
+
+// assignActions appends a classic leader's assign candidates: one, or one per valid
+// assignment under `any`, each with its follow-up variants.
 func (w World) assignActions(i int, buf []Action) []Action {
+	if w.Slots[i].Assigning == nil {
+		return buf
+	}
 	if w.cfg.Assignor != "any" {
 		return w.followupChoices(i, append(buf, Action{Kind: Assign, Slot: int8(i)}))
 	}

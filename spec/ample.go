@@ -40,29 +40,39 @@ import (
 // reachable worlds that every pair this relation calls independent commutes and that neither
 // disables the other.
 
-// LocalKinds are the kinds of a member's local steps.
-func LocalKinds() []Kind { return []Kind{DeliverResponse, Poll, Heartbeat, Commit, Refresh} }
+// LocalKinds are the kinds of a member's local steps (the table's local column).
+func LocalKinds() []Kind {
+	var out []Kind
+	for k := range numKinds {
+		if kinds[k].local {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // IsLocal reports whether a is a local step of slot i (of any slot when i < 0).
 func IsLocal(a Action, i int) bool {
-	if a.Choice != nil || (i >= 0 && int(a.Slot) != i) {
-		return false
-	}
-	switch a.Kind {
-	case DeliverResponse, Poll, Heartbeat, Commit, Refresh:
-		return true
-	}
-	return false
+	return a.Choice == nil && (i < 0 || int(a.Slot) == i) && a.Kind < numKinds && kinds[a.Kind].local
 }
 
 // Quiet reports whether slot i's local steps are independent of every step of the rest of
 // the world that can happen before them (see above); the caller must still check each local
 // step with SameToOthers.
 func (w World) Quiet(i int) bool {
-	b := w.Left
-	if b.Leaves+b.Crashes+b.Restarts+b.SubscriptionChanges+b.PartitionAdditions+b.TopicDeletions+
-		b.LostResponses+b.PollTimeouts+b.Hangs+b.Failovers+b.Pauses > 0 || w.Loading {
+	if w.Loading {
 		return false
+	}
+	left := w.Left.values()
+	for _, j := range disturbing { // the budgets of the kinds the table says disturb
+		if left[j] > 0 {
+			return false
+		}
+	}
+	for _, f := range unquieting {
+		if f(w, i) {
+			return false
+		}
 	}
 	// A member's followup step (budget followups) is its own and outside the set, and a
 	// local delivery can enable it (a SyncGroup answer asking for one; the coordinator hands

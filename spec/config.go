@@ -91,42 +91,6 @@ func (m MemberConfig) InstanceID() impl.InstanceID {
 	return impl.InstanceID(m.Name)
 }
 
-// Budget bounds every environment event. Timers that concern a member whose process is gone
-// (crashed or closed) cost nothing: they are bound to fire eventually; a budget bounds only the
-// timeouts of live members (a slow network, a long GC pause).
-type Budget struct {
-	Joins               int // starts of absent or closed members
-	Leaves              int // graceful LeaveGroup on close
-	Crashes             int // a process dies without leaving
-	Restarts            int // a static member's process restarts with the same instance id
-	SubscriptionChanges int // a member switches between Topics and AltTopics
-	PartitionAdditions  int // a topic gains a partition
-	TopicDeletions      int // a topic is deleted
-	LostResponses       int // a response is lost; the client times the request out
-	SessionTimeouts     int // a live member's session expires at the coordinator
-	JoinTimeouts        int // the join phase times out while a live member has not rejoined
-	SyncTimeouts        int // the sync phase times out while a live member has not synced
-	PollTimeouts        int // a live member exceeds max.poll.interval.ms and leaves
-	// RebalanceTimeouts: a live KIP-848 member's rebalance timer fires while it has not
-	// acknowledged a revocation (protocol consumer only; docs/protocol.md §3.5).
-	RebalanceTimeouts int
-	// Hangs: a live leader's poll thread hangs for good in its assignor while its heartbeat
-	// thread goes on, so its session never expires of itself and it never sends SyncGroup
-	// (classic protocols only; the KAFKA-12890 setting, docs/bugs.md B3). Its max.poll.interval.ms
-	// is taken to be unbounded, as Kafka Streams once configured it: nothing makes it leave.
-	Hangs int
-	// Failovers: the group's coordinator moves to another broker, which loads the group from
-	// the log (see failover.go).
-	Failovers int
-	// Pauses: a live member's whole process stops (stop-the-world) and resumes later with
-	// its state; timers that fire on it meanwhile are free (see pause.go).
-	Pauses int
-	// Followups: the leader's assignor asks one member of the round, in its assignment, to
-	// rejoin once it has applied it — Kafka Streams' follow-up and probing rebalances
-	// (KIP-441; classic protocols only: see followup.go).
-	Followups int
-}
-
 // Assignor names the config accepts. "any" is every valid assignment, to check safety for all
 // assignors at once.
 var assignorNames = []string{"range", "roundrobin", "sticky", "cooperative-sticky", "any"}
@@ -171,14 +135,8 @@ func (c Config) Validate() error {
 	if c.ClientMemberIDs && !c.ConsumerProtocol {
 		return fmt.Errorf("member-ids client: KIP-1082 is for protocol consumer (a classic member gets its id from MEMBER_ID_REQUIRED)")
 	}
-	if c.ConsumerProtocol && c.Budget.Hangs != 0 {
-		return fmt.Errorf("budget hangs: a member hangs in its client-side assignor, which protocol consumer does not run (the coordinator assigns)")
-	}
-	if c.ConsumerProtocol && c.Budget.Followups != 0 {
-		return fmt.Errorf("budget followups: a follow-up is asked for by a client-side assignor in its assignment, which protocol consumer does not run (the coordinator assigns)")
-	}
-	if !c.ConsumerProtocol && c.Budget.RebalanceTimeouts != 0 {
-		return fmt.Errorf("budget rebalance-timeouts: the KIP-848 rebalance timer exists only under protocol consumer")
+	if err := c.Budget.validateProtocol(c.ConsumerProtocol); err != nil {
+		return err
 	}
 	if err := c.Durations().validate(); err != nil {
 		return err
@@ -276,18 +234,14 @@ type budgetField struct {
 	v    *int
 }
 
-// fields lists the budgets by their config-file names, in a fixed order.
+// fields lists the budgets by their config-file names, in a fixed order: Budget's fields in
+// declaration order, each named by its row of the kinds table (kinds.go).
 func (b *Budget) fields() []budgetField {
-	return []budgetField{
-		{"joins", &b.Joins}, {"leaves", &b.Leaves}, {"crashes", &b.Crashes},
-		{"restarts", &b.Restarts}, {"subscription-changes", &b.SubscriptionChanges},
-		{"partition-additions", &b.PartitionAdditions}, {"topic-deletions", &b.TopicDeletions},
-		{"lost-responses", &b.LostResponses}, {"session-timeouts", &b.SessionTimeouts},
-		{"join-timeouts", &b.JoinTimeouts}, {"sync-timeouts", &b.SyncTimeouts},
-		{"poll-timeouts", &b.PollTimeouts}, {"rebalance-timeouts", &b.RebalanceTimeouts},
-		{"hangs", &b.Hangs}, {"failovers", &b.Failovers}, {"pauses", &b.Pauses},
-		{"followups", &b.Followups},
+	out := make([]budgetField, len(budgetFields))
+	for i, f := range budgetFields {
+		out[i] = budgetField{f.name, f.get(b)}
 	}
+	return out
 }
 
 func validName(s string) bool {
@@ -350,17 +304,14 @@ func (b Budget) String() string {
 }
 
 // validateConsumerProtocol checks the fields protocol consumer (KIP-848) gives a meaning of its
-// own: one coordinator, the server assignors, and no classic phase timers.
+// own: one coordinator and the server assignors (the budgets it lacks are the kinds table's,
+// Budget.validateProtocol).
 func (c Config) validateConsumerProtocol() error {
 	switch {
 	case c.Coordinator != impl.Kafka:
 		return fmt.Errorf("coordinator: protocol consumer has one coordinator (impl/kip848); write coordinator kafka (the variant is the consumer directive)")
 	case !slices.Contains(serverAssignorNames, c.Assignor):
 		return fmt.Errorf("assignor: %q is not one of %v (the KIP-848 server assignors)", c.Assignor, serverAssignorNames)
-	case c.Budget.JoinTimeouts != 0:
-		return fmt.Errorf("budget join-timeouts: protocol consumer has no join phase (use rebalance-timeouts)")
-	case c.Budget.SyncTimeouts != 0:
-		return fmt.Errorf("budget sync-timeouts: protocol consumer has no sync phase (use rebalance-timeouts)")
 	}
 	return nil
 }

@@ -134,9 +134,7 @@ func (e *encoder) cluster(c impl.Cluster) {
 }
 
 func (e *encoder) budget(b *Budget) {
-	for _, v := range [...]int{b.Joins, b.Leaves, b.Crashes, b.Restarts, b.SubscriptionChanges,
-		b.PartitionAdditions, b.TopicDeletions, b.LostResponses, b.SessionTimeouts, b.JoinTimeouts,
-		b.SyncTimeouts, b.PollTimeouts, b.RebalanceTimeouts, b.Hangs, b.Failovers, b.Pauses, b.Followups} {
+	for _, v := range b.values() { // in declaration order, as the reflection encoder writes them
 		e.int(int64(v))
 	}
 }
@@ -170,6 +168,7 @@ func (e *encoder) slot(s *Slot) {
 	e.uint(uint64(s.Incarnation))
 	e.bool(s.Alt)
 	e.bool(s.Stale)
+	e.uint(uint64(s.Cond))
 	if e.genAsEpoch {
 		e.member(s.Member)
 	} else {

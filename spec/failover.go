@@ -140,11 +140,15 @@ func (st *stepper) maybeRediscover(i int, code impl.ErrorCode) {
 	s.Out, s.Stale = nil, false
 }
 
-// failoverActions appends the failover's candidates: the move itself, and the end of loading.
-func (w World) failoverActions(buf []Action) []Action {
+// failoverActions appends the failover's candidate, loadActions the end of its loading.
+func (w World) failoverActions(_ int, buf []Action) []Action {
 	if w.Left.Failovers > 0 && !w.Loading {
 		buf = append(buf, Action{Kind: Failover})
 	}
+	return buf
+}
+
+func (w World) loadActions(_ int, buf []Action) []Action {
 	if w.Loading {
 		buf = append(buf, Action{Kind: Load})
 	}

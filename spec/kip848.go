@@ -114,41 +114,25 @@ func callbackKind(k kip848client.CallbackKind) consumer.CallbackKind {
 	panic("spec: unknown kip848client callback kind")
 }
 
-// actionsKIP848 is Actions under protocol consumer: per slot deliver-request (or one assign
-// per target when the head request recomputes under `any`), deliver-response, poll,
-// heartbeat, commit; per slot the environment's events; metadata changes per topic; the
-// coordinator's session and rebalance timers.
-func actionsKIP848(w World, buf []Action) []Action {
-	for i := range w.Slots {
-		slot := int8(i)
-		buf = append(buf, Action{Kind: DeliverRequest, Slot: slot}, Action{Kind: DeliverResponse, Slot: slot})
-		if w.cfg.Assignor == "any" {
-			if spec, ok := w.recomputes(i); ok {
-				for _, t := range kip848.AllTargets(spec) {
-					buf = append(buf, Action{Kind: Assign, Slot: slot, Choice: choiceOf(t)})
-				}
+// assignActionsKIP848 appends slot i's assign candidates under protocol consumer: with the
+// `any` assignor, one per target when its head request recomputes the target assignment.
+func (w World) assignActionsKIP848(i int, buf []Action) []Action {
+	if w.cfg.Assignor == "any" {
+		if spec, ok := w.recomputes(i); ok {
+			for _, t := range kip848.AllTargets(spec) {
+				buf = append(buf, Action{Kind: Assign, Slot: int8(i), Choice: choiceOf(t)})
 			}
 		}
-		for _, k := range []Kind{Poll, Heartbeat, Commit} {
-			buf = append(buf, Action{Kind: k, Slot: slot})
-		}
 	}
-	for i := range w.Slots {
-		for _, k := range []Kind{Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout} {
-			buf = append(buf, Action{Kind: k, Slot: int8(i)})
-		}
-		buf = w.pauseActions(i, buf)
-	}
-	for _, t := range w.cfg.Topics {
-		buf = append(buf, Action{Kind: AddPartition, Topic: t.Name}, Action{Kind: DeleteTopic, Topic: t.Name})
-	}
-	for _, id := range w.Group.SessionTimers() {
-		buf = append(buf, Action{Kind: SessionExpiry, Member: id})
-	}
+	return buf
+}
+
+// rebalanceTimerActions appends the KIP-848 coordinator's armed rebalance timers.
+func (w World) rebalanceTimerActions(_ int, buf []Action) []Action {
 	for _, r := range w.Group.RebalanceTimers() {
 		buf = append(buf, Action{Kind: RebalanceTimeout, Member: r.Member})
 	}
-	return w.failoverActions(buf)
+	return buf
 }
 
 // choiceOf spells a target as an action's choice; targetOf reads it back.
@@ -224,41 +208,14 @@ func (w World) headMayBump(i int) bool {
 	return ok && (req.MemberEpoch == impl.EpochJoin || req.SubscribedTopicNames != nil)
 }
 
-// doKIP848 is Step's routing under protocol consumer.
-func (st *stepper) doKIP848(a Action) bool {
-	i := int(a.Slot)
-	switch a.Kind {
-	case DeliverRequest:
-		return st.deliverRequestKIP848(i, nil)
-	case Assign:
-		if a.Choice == nil {
-			return false
-		}
-		return st.deliverRequestKIP848(i, a.Choice)
-	case DeliverResponse:
-		return st.deliverResponseKIP848(i)
-	case Poll, Heartbeat, Commit:
-		return st.memberStepKIP848(i, a.Kind)
-	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout:
-		return st.memberEnvKIP848(i, a.Kind)
-	case Pause, Resume:
-		return st.pause(i, a.Kind)
-	case AddPartition, DeleteTopic:
-		if !st.metadata(a.Kind, a.Topic) {
-			return false
-		}
-		st.w.Group = st.w.Group.MetadataChanged(st.w.Cluster)
-		return true
-	case SessionExpiry, RebalanceTimeout:
-		return st.timerKIP848(a.Kind, a.Member)
-	case Failover:
-		return st.failover()
-	case Load:
-		return st.loaded()
-	case Refresh, PendingExpiry, JoinTimeout, SyncTimeout, Hang, Followup:
+// metadataKIP848 is a change of the cluster under protocol consumer: the coordinator
+// learns of it at once (see above).
+func (st *stepper) metadataKIP848(k Kind, topic string) bool {
+	if !st.metadata(k, topic) {
 		return false
 	}
-	panic("spec: unknown action kind " + a.Kind.String())
+	st.w.Group = st.w.Group.MetadataChanged(st.w.Cluster)
+	return true
 }
 
 // deliverRequestKIP848 hands the head of slot i's requests to the KIP-848 coordinator. With
@@ -494,14 +451,14 @@ func (st *stepper) timerKIP848(k Kind, id impl.MemberID) bool {
 	}
 	switch k {
 	case SessionExpiry:
-		if !st.spend(&w.Left.SessionTimeouts, w.held(id)) {
+		if !st.spend(&w.Left.SessionTimeouts, w.costs(id)) {
 			return false
 		}
 		w.Group = w.Group.SessionExpired(id)
 	case RebalanceTimeout:
 		t := m.RebalanceTimer
 		if !t.Armed || m.State != kip848.UnrevokedPartitions || m.MemberEpoch != t.Epoch ||
-			!st.spend(&w.Left.RebalanceTimeouts, w.held(id)) {
+			!st.spend(&w.Left.RebalanceTimeouts, w.costs(id)) {
 			return false
 		}
 		w.Group = w.Group.RebalanceTimeoutExpired(id, t.Epoch)

@@ -31,13 +31,17 @@ func (st *stepper) pause(i int, k Kind) bool {
 	return true
 }
 
-// pauseActions appends slot i's pause candidates.
+// pauseActions appends slot i's pause candidate; resumeActions its resume.
 func (w World) pauseActions(i int, buf []Action) []Action {
-	switch {
-	case w.Slots[i].Process == Paused:
-		buf = append(buf, Action{Kind: Resume, Slot: int8(i)})
-	case w.Left.Pauses > 0:
+	if w.Slots[i].Process != Paused && w.Left.Pauses > 0 {
 		buf = append(buf, Action{Kind: Pause, Slot: int8(i)})
+	}
+	return buf
+}
+
+func (w World) resumeActions(i int, buf []Action) []Action {
+	if w.Slots[i].Process == Paused {
+		buf = append(buf, Action{Kind: Resume, Slot: int8(i)})
 	}
 	return buf
 }

@@ -35,6 +35,7 @@ func (w World) String() string {
 		if s.Stale {
 			b.WriteString(" stale-coordinator")
 		}
+		b.WriteString(s.Cond.String())
 		b.WriteByte('\n')
 		for _, r := range s.Out {
 			fmt.Fprintf(&b, "  %s -> coord: %s\n", name, requestText(r))

@@ -16,6 +16,8 @@ func Next(w World, a Action) (World, bool) {
 // Step is Next with the step's observable events, in the order they happened. It routes the
 // action to the roles in impl and does nothing else: delivery, the environment's budgets and
 // the bookkeeping of connections are the only logic of its own.
+//
+// The handler is the action kind's (kinds.go, stepper.do), under the world's protocol.
 func Step(w World, a Action) (World, []Event, bool) {
 	st := stepper{w: w}
 	if !st.do(a) {
@@ -46,43 +48,6 @@ func (st *stepper) slot(i int) *Slot {
 		st.owned |= 1 << i
 	}
 	return st.w.Slots[i]
-}
-
-func (st *stepper) do(a Action) bool {
-	if a.Kind >= numKinds || (a.Kind != AddPartition && a.Kind != DeleteTopic && a.Kind != SessionExpiry &&
-		a.Kind != PendingExpiry && a.Kind != RebalanceTimeout && a.Kind != JoinTimeout && a.Kind != SyncTimeout &&
-		a.Kind != Failover && a.Kind != Load && (a.Slot < 0 || int(a.Slot) >= len(st.w.Slots))) {
-		return false
-	}
-	if st.w.cfg.ConsumerProtocol {
-		return st.doKIP848(a)
-	}
-	i := int(a.Slot)
-	switch a.Kind {
-	case DeliverRequest:
-		return st.deliverRequest(i)
-	case DeliverResponse:
-		return st.deliverResponse(i)
-	case Assign:
-		return st.assign(i, a.Choice, a.Followup)
-	case Poll, Heartbeat, Commit, Refresh, Followup:
-		return st.memberStep(i, a.Kind)
-	case Start, Leave, Crash, Restart, Resubscribe, LoseResponse, PollTimeout, Hang:
-		return st.memberEnv(i, a.Kind)
-	case Pause, Resume:
-		return st.pause(i, a.Kind)
-	case AddPartition, DeleteTopic:
-		return st.metadata(a.Kind, a.Topic)
-	case SessionExpiry, PendingExpiry, JoinTimeout, SyncTimeout:
-		return st.timer(a.Kind, a.Member)
-	case RebalanceTimeout:
-		return false
-	case Failover:
-		return st.failover()
-	case Load:
-		return st.loaded()
-	}
-	panic("spec: unknown action kind " + a.Kind.String())
 }
 
 // deliverRequest hands the head of slot i's requests to the coordinator and routes its replies.
@@ -200,12 +165,12 @@ func (st *stepper) timer(k Kind, id impl.MemberID) bool {
 	var out []impl.Reply
 	switch k {
 	case SessionExpiry:
-		if !w.Coord.CanSessionExpire(id) || !st.spend(&w.Left.SessionTimeouts, w.held(id) || w.heartbeating(id)) {
+		if !w.Coord.CanSessionExpire(id) || !st.spend(&w.Left.SessionTimeouts, w.costs(id) || w.heartbeating(id)) {
 			return false
 		}
 		w.Coord, out = w.Coord.SessionExpired(id)
 	case PendingExpiry:
-		if !w.Coord.EnabledPendingMemberExpiry(id) || !st.spend(&w.Left.SessionTimeouts, w.held(id)) {
+		if !w.Coord.EnabledPendingMemberExpiry(id) || !st.spend(&w.Left.SessionTimeouts, w.costs(id)) {
 			return false
 		}
 		w.Coord, out = w.Coord.PendingMemberExpired(id)
@@ -257,7 +222,7 @@ func (w World) joinTimeoutCosts() bool {
 		return false
 	}
 	for _, m := range w.Coord.AllMembers() {
-		if !m.Join.Parked && w.held(m.ID) {
+		if !m.Join.Parked && w.costs(m.ID) {
 			return true
 		}
 	}
@@ -268,7 +233,7 @@ func (w World) joinTimeoutCosts() bool {
 // gone or hung.
 func (w World) syncTimeoutCosts() bool {
 	for _, m := range w.Coord.AllMembers() {
-		if m.PendingSync && w.held(m.ID) {
+		if m.PendingSync && w.costs(m.ID) {
 			return true
 		}
 	}

@@ -35,6 +35,9 @@ var processNames = [...]string{"absent", "running", "crashed", "closed", "hung",
 
 func (p Process) String() string { return processNames[p] }
 
+// Cond is a set of conditions on a slot, a bit each (Slot.Cond).
+type Cond uint8
+
 // Slot is one member slot: a consumer process, its incarnation, and its connection to the
 // coordinator. The network is per-connection FIFO: Out holds the requests on their way to the
 // coordinator in send order, In the responses on their way back. A crash empties In (nobody
@@ -46,6 +49,9 @@ type Slot struct {
 	// Stale: the slot's connection still goes to the group's old coordinator (a failover
 	// happened and its client has not learned it): what it sends is answered NOT_COORDINATOR.
 	Stale bool
+	// Cond holds the conditions environment events left on the slot, one bit per kind that
+	// leaves one (the kinds table's cond column, kinds.go).
+	Cond Cond
 	// Client is the slot's classic consumer and Member its KIP-848 client. Only one of them
 	// runs in a world; the other is the shared zero value (noClient, noMember). Both are
 	// pointers so that a slot, which a world keeps for every distinct member state, does not

@@ -93,7 +93,7 @@ func Mermaid(w io.Writer, t *Trace, res *Result) error {
 }
 
 func mermaidStep(bw *bufio.Writer, t *Trace, i int, s StepResult) {
-	if s.Step.Action.Kind >= spec.Start {
+	if s.Step.Action.Kind.Class() != spec.ClassProtocol {
 		fmt.Fprintf(bw, "    Note over %s: %d. %s\n", actor(t, s.Step.Action), i+1, mm(s.Step.Text))
 	}
 	for _, e := range s.Events {
@@ -122,9 +122,7 @@ func mermaidStep(bw *bufio.Writer, t *Trace, i int, s StepResult) {
 
 // actor is the participant an action is drawn on: its member, or the coordinator.
 func actor(t *Trace, a spec.Action) string {
-	switch a.Kind {
-	case spec.AddPartition, spec.DeleteTopic, spec.SessionExpiry, spec.PendingExpiry, spec.JoinTimeout, spec.SyncTimeout,
-		spec.RebalanceTimeout:
+	if a.Kind.OnCoordinator() {
 		return "coord"
 	}
 	return pid(t.Config.Members[a.Slot].Name)
