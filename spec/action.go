@@ -51,6 +51,9 @@ const (
 	// Followup: a member carries out the follow-up rebalance its last assignment asked for
 	// (budget followups; fair, see followup.go).
 	Followup
+	// Bounce: a live member closes and restarts on the other group.protocol (budget bounces,
+	// mixed worlds only; appended likewise).
+	Bounce
 	numKinds
 )
 
@@ -59,6 +62,7 @@ var kindNames = [numKinds]string{
 	"start", "leave", "crash", "restart", "resubscribe", "lose-response", "poll-timeout",
 	"add-partition", "delete-topic", "session-expiry", "pending-expiry", "join-timeout",
 	"sync-timeout", "rebalance-timeout", "hang", "failover", "load", "pause", "resume", "followup",
+	"bounce",
 }
 
 func (k Kind) String() string { return kindNames[k] }
@@ -89,7 +93,12 @@ func (a Action) Text(c *Config) string {
 		return a.Kind.String() + " " + a.Topic
 	case SessionExpiry, PendingExpiry, RebalanceTimeout:
 		return a.Kind.String() + " " + string(a.Member)
-	case JoinTimeout, SyncTimeout, Failover, Load:
+	case JoinTimeout, SyncTimeout:
+		if a.Member != "" { // a classic member's timer in a consumer group (mixed worlds)
+			return a.Kind.String() + " " + string(a.Member)
+		}
+		return a.Kind.String()
+	case Failover, Load:
 		return a.Kind.String()
 	}
 	s := a.Kind.String() + " " + c.Members[a.Slot].Name
@@ -121,7 +130,13 @@ func ParseAction(c *Config, s string) (Action, error) {
 	}
 	a := Action{Kind: k}
 	switch k {
-	case JoinTimeout, SyncTimeout, Failover, Load:
+	case JoinTimeout, SyncTimeout:
+		if rest != "" && (!c.Mixed() || strings.Contains(rest, " ")) {
+			return Action{}, fmt.Errorf("action %q: %s takes no argument (in a mixed world, or one member id: a classic member's timer in a consumer group)", s, k)
+		}
+		a.Member = impl.MemberID(rest)
+		return a, nil
+	case Failover, Load:
 		if rest != "" {
 			return Action{}, fmt.Errorf("action %q: %s takes no argument", s, k)
 		}

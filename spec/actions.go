@@ -10,6 +10,9 @@ func Actions(w World, buf []Action) []Action {
 	if w.cfg.ConsumerProtocol {
 		return actionsKIP848(w, buf)
 	}
+	if w.cfg.Mixed() {
+		return actionsMixed(w, buf)
+	}
 	for i := range w.Slots {
 		slot := int8(i)
 		for _, k := range []Kind{DeliverRequest, DeliverResponse} {

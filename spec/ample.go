@@ -61,7 +61,7 @@ func IsLocal(a Action, i int) bool {
 func (w World) Quiet(i int) bool {
 	b := w.Left
 	if b.Leaves+b.Crashes+b.Restarts+b.SubscriptionChanges+b.PartitionAdditions+b.TopicDeletions+
-		b.LostResponses+b.PollTimeouts+b.Hangs+b.Failovers+b.Pauses > 0 || w.Loading {
+		b.LostResponses+b.PollTimeouts+b.Hangs+b.Failovers+b.Pauses+b.Bounces > 0 || w.Loading {
 		return false
 	}
 	// A member's followup step (budget followups) is its own and outside the set, and a
@@ -82,7 +82,7 @@ func (w World) Quiet(i int) bool {
 	if len(s.In) == 0 && w.awaits(i) {
 		return false
 	}
-	if w.cfg.ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		return !s.Member.WantsHeartbeat()
 	}
 	// A classic leader computing an assignment has its Assign step outside the set, and a
@@ -102,7 +102,7 @@ func (w World) awaits(i int) bool {
 	if len(s.Out) > 0 {
 		return true
 	}
-	if w.cfg.ConsumerProtocol {
+	if w.IsConsumerGroup() {
 		return false // the KIP-848 coordinator answers every request at once
 	}
 	conn := connOf(i, s.Incarnation)
@@ -136,7 +136,7 @@ func (w World) heldBy(i int) []impl.MemberID {
 	}
 	s := w.Slots[i]
 	var out []impl.MemberID
-	if w.cfg.ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		switch s.Member.State() {
 		case kip848client.Joining, kip848client.Reconciling, kip848client.Acknowledging,
 			kip848client.Stable, kip848client.Leaving:

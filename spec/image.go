@@ -194,7 +194,7 @@ func (s Symmetry) encodeImage(w World, p []int, buf []byte) []byte {
 // encodeCoordinator appends the first part of the image's encoding: its coordinator.
 func (s Symmetry) encodeCoordinator(w World, p []int, buf []byte) []byte {
 	r := renamer{names: s.names, to: p}
-	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
+	e := w.encoder(buf)
 	if e.genAsEpoch {
 		r.group(&e, w.Group)
 	} else {
@@ -207,7 +207,7 @@ func (s Symmetry) encodeCoordinator(w World, p []int, buf []byte) []byte {
 // of the slot it is the image of, then what no permutation changes.
 func (s Symmetry) encodeSlots(w World, p []int, buf []byte) []byte {
 	r := renamer{names: s.names, to: p}
-	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
+	e := w.encoder(buf)
 	var fromBuf [8]int
 	from := fromBuf[:len(p)] // from[j] is the slot whose image is j
 	for i, j := range p {

@@ -57,6 +57,12 @@ func (st *stepper) do(a Action) bool {
 	if st.w.cfg.ConsumerProtocol {
 		return st.doKIP848(a)
 	}
+	if st.w.cfg.Mixed() {
+		return st.doMixed(a)
+	}
+	if (a.Kind == JoinTimeout || a.Kind == SyncTimeout) && a.Member != "" {
+		return false // a classic member's own timer: in a consumer group of a mixed world only
+	}
 	i := int(a.Slot)
 	switch a.Kind {
 	case DeliverRequest:
