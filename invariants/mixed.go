@@ -22,7 +22,10 @@ var mixedProperties = map[string]bool{
 	"mixed-exclusive-ownership":        true,
 	"mixed-exclusive-ownership-strict": true,
 	"mixed-commit-fencing":             true,
+	"mixed-counter-monotonic":          true,
 	"no-orphan-member":                 true,
+	"kip848-partition-epochs":          true,
+	"kip848-target-exclusive":          true,
 }
 
 func mixedWorld(c spec.Config) bool { return c.Mixed() }
@@ -47,18 +50,35 @@ func currentMixed(w *spec.World, i int) bool {
 	return impl.Epoch(w.Slots[i].Client.Generation()) == m.MemberEpoch
 }
 
-// upgradeMidRevocation is why ownership and commit fencing fail in a mixed world whose
-// cooperative classic members can be upgraded: the conversion takes each classic member's
-// assignment from its last SyncGroup, not what it still owns, so a partition a member is
-// revoking is free in the consumer group and goes to another member while it still owns it
-// (docs/findings.md, "An online upgrade during a cooperative revocation hands the revoking
-// partition on"; GroupMetadataManager.convertToConsumerGroup, ConsumerGroupMember built from
-// the classic member's assignment).
-func upgradeMidRevocation(c spec.Config) string {
-	if !c.Mixed() || c.Protocol != impl.Cooperative || !c.MigrationPolicy.UpgradeEnabled() {
+// upgradeHandsOwnedOn is why ownership and commit fencing fail in a mixed world whose
+// cooperative classic members can be upgraded: the conversion builds each classic member from
+// the classic group's record of its assignment, not from what it still owns. That record
+// lacks a partition the member is revoking (its last SyncGroup withheld it), and is empty
+// once a rebalance has cleared it (prepareRebalance from CompletingRebalance), so the consumer
+// group counts such a partition free and gives it to another member while the cooperative
+// owner keeps it (docs/findings.md, "An online upgrade during a cooperative revocation hands
+// the revoking partition on"; GroupMetadataManager.convertToConsumerGroup,
+// ConsumerGroup.fromClassicGroup).
+func upgradeHandsOwnedOn(c spec.Config) string {
+	if !c.Mixed() || c.Protocol != impl.Cooperative || !c.MigrationPolicy.UpgradeEnabled() || !upgradesClassic(c) {
 		return ""
 	}
-	return "an online upgrade during a cooperative revocation hands the revoking partition on: the conversion builds each member from its last SyncGroup assignment, not from what it still owns (docs/findings.md)"
+	return "an online upgrade mid-rebalance hands a partition on while its cooperative classic owner still holds it: the conversion builds each member from the classic group's record of its assignment (without a partition being revoked, empty once a rebalance cleared it), not from what it owns (docs/findings.md)"
+}
+
+// upgradesClassic reports whether a consumer-protocol member can join a classic group that
+// has members: some member starts classic, or the bounces outnumber the members starting on
+// the consumer protocol (the group is downgraded once each of them has bounced, and a further
+// bounce upgrades it again).
+func upgradesClassic(c spec.Config) bool {
+	consumers := 0
+	for _, m := range c.Members {
+		if !m.StartsConsumer {
+			return true
+		}
+		consumers++
+	}
+	return c.Budget.Bounces > consumers
 }
 
 var mixedExclusiveOwnership = Property{
@@ -70,7 +90,7 @@ var mixedExclusiveOwnership = Property{
 	State: func(w *spec.World) string {
 		return doubleOwner(w, func(i int) bool { return currentMixed(w, i) })
 	},
-	Expected: upgradeMidRevocation,
+	Expected: upgradeHandsOwnedOn,
 }
 
 var mixedExclusiveOwnershipStrict = Property{
@@ -86,7 +106,7 @@ var mixedExclusiveOwnershipStrict = Property{
 		if why := zombieWindow(c); why != "" {
 			return why
 		}
-		return upgradeMidRevocation(c)
+		return upgradeHandsOwnedOn(c)
 	},
 }
 
@@ -96,7 +116,7 @@ var mixedCommitFencing = Property{
 	Statement: "an accepted OffsetCommit, of either protocol, comes from a member the coordinator holds, for partitions no other member owns, holds or is assigned",
 	Source:    "docs/protocol.md §1.8, §3.1, §9",
 	Applies:   func(c spec.Config) bool { return c.Commits && c.Mixed() },
-	Expected:  upgradeMidRevocation,
+	Expected:  upgradeHandsOwnedOn,
 	Step: func(pre *spec.World, ev []spec.Event, _ *spec.World) string {
 		return firstAcceptedCommit(ev, func(c spec.CommitEvent) string {
 			if !pre.IsConsumerGroup() {
@@ -120,5 +140,32 @@ var mixedCommitFencing = Property{
 			}
 			return ""
 		})
+	},
+}
+
+// groupCounter is the group's one counter in a mixed world: its generation while classic, its
+// group epoch while consumer (a conversion copies one into the other), and whether the group
+// has members.
+func groupCounter(w *spec.World) (int64, bool) {
+	if w.IsConsumerGroup() {
+		return int64(w.Group.GroupEpoch()), len(w.Group.Members()) > 0
+	}
+	return int64(w.Coord.Generation()), len(w.Coord.AllMembers()) > 0
+}
+
+var mixedCounterMonotonic = Property{
+	Name:      "mixed-counter-monotonic",
+	Kind:      explorer.Always,
+	Statement: "the group's generation (classic) or group epoch (consumer) never decreases while it has members, across conversions either way",
+	Source:    "docs/protocol.md §1.3, §3.2, §9 (convertToConsumerGroup, convertToClassicGroup carry the counter over)",
+	Applies:   mixedWorld,
+	Step: func(pre *spec.World, _ []spec.Event, post *spec.World) string {
+		a, members := groupCounter(pre)
+		b, _ := groupCounter(post)
+		if members && b < a {
+			kind := map[bool]string{false: "classic group at generation", true: "consumer group at epoch"}
+			return fmt.Sprintf("the %s %d became the %s %d", kind[pre.IsConsumerGroup()], a, kind[post.IsConsumerGroup()], b)
+		}
+		return ""
 	},
 }

@@ -81,6 +81,7 @@ var origins = map[string]Origin{
 	"mixed-exclusive-ownership":         promise,
 	"mixed-exclusive-ownership-strict":  promise,
 	"mixed-commit-fencing":              promise,
+	"mixed-counter-monotonic":           conforms(implBroker),
 	"exclusive-ownership-strict":        promise,
 	"sync-assignment-valid":             promise,
 	"commit-fencing":                    promise,

@@ -250,6 +250,10 @@ func classic(c spec.Config) bool { return !c.ConsumerProtocol && !c.Mixed() }
 // kip848Protocol: the property concerns protocol consumer (KIP-848).
 func kip848Protocol(c spec.Config) bool { return c.ConsumerProtocol }
 
+// kip848Group: the property reads only the KIP-848 group (World.Group), which a mixed world
+// holds while its group is a consumer group (the zero group, which satisfies it, otherwise).
+func kip848Group(c spec.Config) bool { return c.ConsumerProtocol || c.Mixed() }
+
 // assignments are the step's leader assignments that were computed (not failed rounds).
 // joinsSent are the step's JoinGroup sends.
 func joinsSent(ev []spec.Event) []spec.SendEvent {

@@ -133,6 +133,7 @@ func All() []Property {
 		prompt,
 		// Mixed worlds: ownership and commit fencing across the classic/consumer seam.
 		mixedExclusiveOwnership, mixedExclusiveOwnershipStrict, mixedCommitFencing,
+		mixedCounterMonotonic,
 	}
 }
 
