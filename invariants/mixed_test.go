@@ -79,3 +79,25 @@ func TestMixedPropertiesHoldWithoutUpgrades(t *testing.T) {
 		t.Errorf("%d properties checked, want %d", len(r.Properties), len(mixedProperties))
 	}
 }
+
+// TestSeamExpectedOnlyWhereAnUpgradeCan: the upgrade seam is expected only in worlds where a
+// consumer-protocol member can join a classic group with members.
+func TestSeamExpectedOnlyWhereAnUpgradeCan(t *testing.T) {
+	down := strings.ReplaceAll(twoMembers, "topics=t\n", "topics=t group-protocol=consumer\n")
+	for _, tc := range []struct {
+		name, world string
+		expected    bool
+	}{
+		{"classic members bounce", mixedUpgrade, true},
+		{"upgrades disabled", mixedUpgrade + "migration-policy downgrade\n", false},
+		{"consumer members bounce twice", down + "budget bounces=2\n", false},
+		{"a third bounce upgrades again", down + "budget bounces=3\n", true},
+		{"eager classic members", strings.Replace(strings.Replace(mixedUpgrade, "protocol cooperative", "protocol eager", 1), "assignor cooperative-sticky", "assignor range", 1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := upgradeHandsOwnedOn(config(t, tc.world)) != ""; got != tc.expected {
+				t.Errorf("expected = %v, want %v", got, tc.expected)
+			}
+		})
+	}
+}
