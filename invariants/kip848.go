@@ -32,7 +32,7 @@ var kip848PartitionEpochs = Property{
 	Kind:      explorer.Always,
 	Statement: "the partition-epoch map is a function: no partition is in assigned ∪ pending revocation of two members",
 	Source:    "docs/protocol.md §3.2 (currentPartitionEpoch, single holder), §3.9",
-	Applies:   kip848Protocol,
+	Applies:   kip848Group,
 	State: func(w *spec.World) string {
 		if why := partitionEpochConflict(w.Group.Members()); why != "" {
 			return why
@@ -74,7 +74,7 @@ var kip848TargetExclusive = Property{
 	Kind:      explorer.Always,
 	Statement: "the target assignment gives each partition to at most one member, and only to members",
 	Source:    "docs/protocol.md §3.2 (targetAssignment), §3.9",
-	Applies:   kip848Protocol,
+	Applies:   kip848Group,
 	State: func(w *spec.World) string {
 		return targetConflict(w.Group.Target(), func(id impl.MemberID) bool { _, ok := w.Group.Member(id); return ok })
 	},

@@ -78,6 +78,10 @@ func conforms(impl string) Origin { return Origin{Kind: Conformance, Impl: impl}
 var origins = map[string]Origin{
 	// What the protocols promise their users: ownership, commits, the listener, progress.
 	"exclusive-ownership":               promise,
+	"mixed-exclusive-ownership":         promise,
+	"mixed-exclusive-ownership-strict":  promise,
+	"mixed-commit-fencing":              promise,
+	"mixed-counter-monotonic":           conforms(implBroker),
 	"exclusive-ownership-strict":        promise,
 	"sync-assignment-valid":             promise,
 	"commit-fencing":                    promise,

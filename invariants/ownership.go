@@ -32,7 +32,7 @@ func doubleOwner(w *spec.World, include func(i int) bool) string {
 			}
 			if both := w.Owned(i).Intersect(w.Owned(j)); !both.IsEmpty() {
 				unit, group := "gen", int64(w.Coord.Generation())
-				if w.Config().ConsumerProtocol {
+				if w.IsConsumerGroup() {
 					unit, group = "epoch", int64(w.Group.GroupEpoch())
 				}
 				return fmt.Sprintf("%s owned by %s (%s %s %d) and %s (%s %s %d); the group is at %s %d",
@@ -45,7 +45,7 @@ func doubleOwner(w *spec.World, include func(i int) bool) string {
 
 // counter is slot i's generation (classic) or member epoch (KIP-848).
 func counter(w *spec.World, i int) int64 {
-	if w.Config().ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		return int64(w.Slots[i].Member.Epoch())
 	}
 	return int64(w.Slots[i].Client.Generation())
@@ -245,11 +245,16 @@ func running(w *spec.World, i int) bool {
 	return w.Live(i) || w.Slots[i].Process == spec.Hung || w.Slots[i].Process == spec.Paused
 }
 
-// classic: the property concerns the classic protocols (eager, cooperative).
-func classic(c spec.Config) bool { return !c.ConsumerProtocol }
+// classic: the property concerns the classic protocols (eager, cooperative), one protocol
+// for every member (not a mixed world).
+func classic(c spec.Config) bool { return !c.ConsumerProtocol && !c.Mixed() }
 
 // kip848Protocol: the property concerns protocol consumer (KIP-848).
 func kip848Protocol(c spec.Config) bool { return c.ConsumerProtocol }
+
+// kip848Group: the property reads only the KIP-848 group (World.Group), which a mixed world
+// holds while its group is a consumer group (the zero group, which satisfies it, otherwise).
+func kip848Group(c spec.Config) bool { return c.ConsumerProtocol || c.Mixed() }
 
 // assignments are the step's leader assignments that were computed (not failed rounds).
 // joinsSent are the step's JoinGroup sends.

@@ -288,7 +288,8 @@ var noOrphanMember = Property{
 //     failover (the closing client does not retry it, the new coordinator loads the member
 //     from the log); a dynamic member's leave on its way is no orphan (spec.World.Orphans);
 //   - a static restart: the old incarnation's member stays until the new one's join replaces
-//     it (docs/protocol.md §1.10, §3.6);
+//     it (docs/protocol.md §1.10, §3.6); so does a static member's bounce to the other
+//     protocol (mixed worlds: its close sends no leave, or the KIP-848 temporary leave);
 //   - a member that closes or exceeds max.poll.interval.ms before the answer naming it arrives
 //     (KIP-848 with coordinator-named ids, a classic JoinGroup below v4): it cannot leave;
 //   - a poll timeout of a static member: it gives its id up locally without leaving and stays
@@ -320,6 +321,9 @@ func orphanCauses(c spec.Config) string {
 	}
 	if b.Restarts > 0 {
 		why = append(why, "a restarted static member's old member stays until the new join replaces it")
+	}
+	if b.Bounces > 0 && staticMembers(c) {
+		why = append(why, "a static member bounced to the other protocol leaves its old member behind (no leave, or the temporary leave -2) until its new join replaces it")
 	}
 	if b.PollTimeouts > 0 && (staticMembers(c) || b.Failovers > 0) {
 		why = append(why, "a static member that exceeds max.poll.interval.ms gives its id up without leaving (a dynamic one's leave may meet a failover)")

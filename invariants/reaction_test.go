@@ -167,6 +167,8 @@ func TestOrphanCauses(t *testing.T) {
 		{"KIP-848 static, a restart", static + "budget restarts=1\n", true, 2},
 		{"KIP-848 static, a lost response", static + "budget lost-responses=1\n", true, 2},
 		{"KIP-848, an unsubscribe", strings.Replace(kip848, "member a topics=t\n", "member a topics=t alt-topics=-\n", 1) + "budget subscription-changes=1\n", true, 3},
+		{"mixed, a dynamic bounce", twoMembers + "budget bounces=1\n", false, 0},
+		{"mixed static, a bounce", strings.Replace(twoMembers, "member a topics=t", "member a topics=t static", 1) + "budget bounces=1\n", true, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := config(t, tc.world)

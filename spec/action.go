@@ -32,6 +32,9 @@ func (a Action) Text(c *Config) string {
 	case OnMember:
 		return a.Kind.String() + " " + string(a.Member)
 	case OnGroup:
+		if a.Member != "" { // a classic member's join or sync timer in a consumer group (mixed worlds)
+			return a.Kind.String() + " " + string(a.Member)
+		}
 		return a.Kind.String()
 	}
 	s := a.Kind.String() + " " + c.Members[a.Slot].Name
@@ -65,6 +68,13 @@ func ParseAction(c *Config, s string) (Action, error) {
 	a := Action{Kind: k}
 	switch k.Arg() {
 	case OnGroup:
+		if (k == JoinTimeout || k == SyncTimeout) && c.Mixed() {
+			if strings.Contains(rest, " ") {
+				return Action{}, fmt.Errorf("action %q: %s takes at most one member id (a classic member's timer in a consumer group)", s, k)
+			}
+			a.Member = impl.MemberID(rest)
+			return a, nil
+		}
 		if rest != "" {
 			return Action{}, fmt.Errorf("action %q: %s takes no argument", s, k)
 		}

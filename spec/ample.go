@@ -92,7 +92,7 @@ func (w World) Quiet(i int) bool {
 	if len(s.In) == 0 && w.awaits(i) {
 		return false
 	}
-	if w.cfg.ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		return !s.Member.WantsHeartbeat()
 	}
 	// A classic leader computing an assignment has its Assign step outside the set, and a
@@ -112,7 +112,7 @@ func (w World) awaits(i int) bool {
 	if len(s.Out) > 0 {
 		return true
 	}
-	if w.cfg.ConsumerProtocol {
+	if w.IsConsumerGroup() {
 		return false // the KIP-848 coordinator answers every request at once
 	}
 	conn := connOf(i, s.Incarnation)
@@ -146,7 +146,7 @@ func (w World) heldBy(i int) []impl.MemberID {
 	}
 	s := w.Slots[i]
 	var out []impl.MemberID
-	if w.cfg.ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		switch s.Member.State() {
 		case kip848client.Joining, kip848client.Reconciling, kip848client.Acknowledging,
 			kip848client.Stable, kip848client.Leaving:

@@ -84,7 +84,7 @@ func isIdentity(p []int) bool {
 func (s Symmetry) leastSorted(w World, buf []byte) []byte {
 	sc := scratchPool.Get().(*scratch)
 	sig := sc.sig[:0]
-	e := encoder{base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
+	e := w.encoder(nil)
 	var from, to [8]int // slot i's signature is sig[from[i]:to[i]]
 	for _, class := range s.classes {
 		for _, i := range class {

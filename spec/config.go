@@ -49,6 +49,10 @@ type Config struct {
 	// MaxSize is `group-max-size`: the coordinator's group.max.size (classic) or
 	// group.consumer.max.size (KIP-848); 0 is unlimited.
 	MaxSize int
+	// MigrationPolicy is `migration-policy` (mixed worlds only): group.consumer.migration.policy,
+	// which online conversions between the classic and the consumer group the coordinator
+	// performs (the zero value is Kafka's default, bidirectional).
+	MigrationPolicy kip848.MigrationPolicy
 	// OnFatal is `on-fatal` (classic only): what the application does when a classic member's
 	// poll throws a fatal error — stop (the zero value) or catch it and poll again.
 	OnFatal consumer.FatalReaction
@@ -75,6 +79,10 @@ type MemberConfig struct {
 	SubscriptionVersion int8                    // 0, 1 or 2: what this member writes, and reads as leader
 	JoinVersion         int16                   // JoinGroup version: ≥ 4 is the two-step join (KIP-394)
 	Absent              bool                    // not running at the start; joins later within the join budget
+	// StartsConsumer is `group-protocol=consumer` (mixed worlds): the member's first
+	// incarnation runs group.protocol=consumer (an impl/kip848client member) where the world's
+	// other members run the classic protocol; a bounce switches a member's protocol.
+	StartsConsumer bool
 	// Instance is the group.instance.id of a static member when it is not the member's own
 	// name: two slots with one instance id are two processes configured alike (a copy
 	// deployed twice, or a restarted process whose old incarnation still runs). KIP-345's
@@ -107,6 +115,8 @@ func (c Config) Validate() error {
 		if err := c.validateConsumerProtocol(); err != nil {
 			return err
 		}
+	} else if err := c.validateMixed(); err != nil {
+		return err
 	} else if !slices.Contains(assignorNames, c.Assignor) {
 		if c.Assignor == "uniform" {
 			return fmt.Errorf("assignor: %q is a KIP-848 server assignor (protocol consumer only)", c.Assignor)
@@ -135,7 +145,7 @@ func (c Config) Validate() error {
 	if c.ClientMemberIDs && !c.ConsumerProtocol {
 		return fmt.Errorf("member-ids client: KIP-1082 is for protocol consumer (a classic member gets its id from MEMBER_ID_REQUIRED)")
 	}
-	if err := c.Budget.validateProtocol(c.ConsumerProtocol); err != nil {
+	if err := c.Budget.validateProtocol(c.protocols()); err != nil {
 		return err
 	}
 	if err := c.Durations().validate(); err != nil {
@@ -187,6 +197,9 @@ func (c Config) validateMember(i int, m MemberConfig) error {
 	}
 	if m.Instance != "" && (!m.Static || !validName(m.Instance)) {
 		return fmt.Errorf("member %s: instance=%s: a group.instance.id needs static and a name of lower-case letters or digits", m.Name, m.Instance)
+	}
+	if m.StartsConsumer && c.ConsumerProtocol {
+		return fmt.Errorf("member %s: group-protocol=consumer: every member of a protocol consumer world runs it; a mixed world is written under protocol eager or cooperative (the classic members' rebalance protocol)", m.Name)
 	}
 	if m.Unsubscribes && (!c.ConsumerProtocol || len(m.AltTopics) > 0) {
 		return fmt.Errorf("member %s: alt-topics=-: an unsubscribe as the subscription change is modelled for protocol consumer only, and alone", m.Name)
@@ -312,6 +325,48 @@ func (c Config) validateConsumerProtocol() error {
 		return fmt.Errorf("coordinator: protocol consumer has one coordinator (impl/kip848); write coordinator kafka (the variant is the consumer directive)")
 	case !slices.Contains(serverAssignorNames, c.Assignor):
 		return fmt.Errorf("assignor: %q is not one of %v (the KIP-848 server assignors)", c.Assignor, serverAssignorNames)
+	}
+	return nil
+}
+
+// Mixed reports whether the config is a mixed world (mixed.go): a classic world
+// (protocol eager or cooperative) in which some member starts on group.protocol=consumer or
+// members bounce to the other protocol, under one coordinator that converts the group online
+// (impl/migration).
+func (c Config) Mixed() bool {
+	if c.ConsumerProtocol {
+		return false
+	}
+	return c.Budget.Bounces > 0 || slices.ContainsFunc(c.Members, func(m MemberConfig) bool { return m.StartsConsumer })
+}
+
+// validateMixed checks what a mixed world does not model: the environment events and
+// assignors of one protocol that the seam between the two does not give a meaning yet.
+func (c Config) validateMixed() error {
+	if !c.Mixed() {
+		if c.MigrationPolicy != kip848.MigrationBidirectional {
+			return fmt.Errorf("migration-policy %s: a policy of mixed worlds only (a member with group-protocol=consumer, or budget bounces)", c.MigrationPolicy)
+		}
+		return nil
+	}
+	switch {
+	case c.Assignor == "any":
+		return fmt.Errorf("assignor: any is not modelled in a mixed world (the consumer group's server assignor is uniform)")
+	case c.Budget.Failovers != 0:
+		return fmt.Errorf("budget failovers: a coordinator failover is not modelled in a mixed world")
+	case c.Budget.Hangs != 0:
+		return fmt.Errorf("budget hangs: not modelled in a mixed world")
+	case c.Budget.Followups != 0:
+		return fmt.Errorf("budget followups: not modelled in a mixed world")
+	case c.Budget.Cuts != 0:
+		return fmt.Errorf("budget cuts: not modelled in a mixed world")
+	case c.ClientMemberIDs:
+		return fmt.Errorf("member-ids client: not modelled in a mixed world")
+	}
+	for _, m := range c.Members {
+		if m.Unsubscribes {
+			return fmt.Errorf("member %s: alt-topics=-: not modelled in a mixed world", m.Name)
+		}
 	}
 	return nil
 }

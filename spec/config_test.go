@@ -36,7 +36,7 @@ func TestParseConfigErrorsNameTheProblem(t *testing.T) {
 	for _, tc := range []struct {
 		name, text, want string
 	}{
-		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour" (directives: name, protocol, consumer, coordinator, assignor, topic, member, budget, fault, member-ids, commits, commit-epochs, group-max-size, on-fatal, timers)`},
+		{"unknown directive", base + "colour blue\n", `:7: unknown directive "colour" (directives: name, protocol, consumer, coordinator, assignor, topic, member, budget, fault, member-ids, commits, commit-epochs, group-max-size, on-fatal, timers, migration-policy)`},
 		{"misspelled directive", base + "budgett crashes=1\n", `:7: unknown directive "budgett"; did you mean "budget"?`},
 		{"misspelled budget key", base + "budget crashs=1\n", `budget: unknown key "crashs"; did you mean "crashes"?`},
 		{"misspelled member key", base + "member b instanse=x\n", `member b: unknown key "instanse"; did you mean "instance"?`},

@@ -93,6 +93,25 @@ type encoder struct {
 	// genAsEpoch: generations carry KIP-848 epochs (protocol consumer) and are encoded as
 	// epochs.
 	genAsEpoch bool
+	// mixed: a mixed world (mixed.go): every role is encoded, the fields of both protocols
+	// and those tagged `spec:"mixed"`, and generations as epochs (genAsEpoch) relative to
+	// the group's one counter.
+	mixed bool
+}
+
+// encoder is the encoder of w's canonical encoding, appending to buf: generations relative
+// to the classic coordinator's, epochs to the kip848 group epoch; in a mixed world both
+// relative to the group's current counter, its generation while classic and its group epoch
+// while consumer, which a conversion copies into the other (mixed.go).
+func (w World) encoder(buf []byte) encoder {
+	if w.cfg.Mixed() {
+		base := impl.Epoch(w.Coord.Generation())
+		if w.ConsumerGroup {
+			base = w.Group.GroupEpoch()
+		}
+		return encoder{buf: buf, epochBase: base, genAsEpoch: true, mixed: true}
+	}
+	return encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
 }
 
 // appendEpoch encodes a KIP-848 epoch: the sentinels 0, -1 and -2 absolutely (codes below
@@ -206,7 +225,7 @@ func slicePlan(t reflect.Type) encodeFunc {
 func structPlan(t reflect.Type) encodeFunc {
 	var fields []int
 	var funcs []encodeFunc
-	var only []string // per field: "classic", "kip848" or "" (both)
+	var only []string // per field: "classic", "kip848", "mixed" or "" (every world)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if f.Name == "_" || f.Tag.Get("spec") == "-" {
@@ -224,7 +243,7 @@ func structPlan(t reflect.Type) encodeFunc {
 	}
 	return func(e *encoder, v reflect.Value) {
 		for k, i := range fields {
-			if only[k] != "" && (only[k] == "kip848") != e.genAsEpoch {
+			if only[k] != "" && !e.mixed && (only[k] == "mixed" || (only[k] == "kip848") != e.genAsEpoch) {
 				continue // the other protocol's role: constant (zero or idle) in this world
 			}
 			funcs[k](e, v.Field(i))
@@ -243,7 +262,7 @@ func appendValue(buf []byte, base impl.Generation, v any) []byte {
 // encodeReflect is the reference encoding of a world by reflection: World.Encode
 // (encode_fast.go) writes the same bytes by hand, and the tests check they agree.
 func (w World) encodeReflect(buf []byte) []byte {
-	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
+	e := w.encoder(buf)
 	rv := reflect.ValueOf(w)
 	planFor(rv.Type())(&e, rv)
 	return e.buf

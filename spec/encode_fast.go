@@ -35,9 +35,13 @@ const (
 // Encode appends the world's canonical encoding: every field of every role, generations
 // relative to the coordinator's and epochs relative to the kip848 group epoch (see encode.go).
 func (w World) Encode(buf []byte) []byte {
-	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
+	e := w.encoder(buf)
 	// The closures are built here, not returned by a helper, so that they stay on the stack.
-	if e.genAsEpoch {
+	if e.mixed {
+		eb := e.epochBase
+		e.buf = w.Coord.AppendCanonical(e.buf, func(buf []byte, g impl.Generation) []byte { return encodeEpoch(buf, eb, impl.Epoch(g)) })
+		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, eb, v) })
+	} else if e.genAsEpoch {
 		eb := e.epochBase
 		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, eb, v) })
 	} else {
@@ -54,6 +58,9 @@ func (w World) Encode(buf []byte) []byte {
 	e.budget(&w.Left)
 	e.buf = binary.AppendUvarint(e.buf, uint64(w.Observed))
 	e.bool(w.Loading)
+	if e.mixed {
+		e.bool(w.ConsumerGroup)
+	}
 	return e.buf
 }
 
@@ -169,20 +176,15 @@ func (e *encoder) slot(s *Slot) {
 	e.bool(s.Alt)
 	e.bool(s.Stale)
 	e.uint(uint64(s.Cond))
-	if e.genAsEpoch {
+	if e.mixed {
+		e.consumer(s.Client)
+		e.member(s.Member)
+		e.assigning(s.Assigning)
+	} else if e.genAsEpoch {
 		e.member(s.Member)
 	} else {
 		e.consumer(s.Client)
-		if s.Assigning == nil {
-			e.buf = append(e.buf, 0)
-		} else {
-			e.buf = append(e.buf, 1)
-			a := s.Assigning
-			e.gen(a.Generation)
-			e.string(a.ProtocolName)
-			e.joinMembers(a.Members)
-			e.cluster(a.Cluster)
-		}
+		e.assigning(s.Assigning)
 	}
 	e.uint(uint64(len(s.Out)))
 	for _, r := range s.Out {
@@ -192,6 +194,21 @@ func (e *encoder) slot(s *Slot) {
 	for _, r := range s.In {
 		e.response(r)
 	}
+	if e.mixed {
+		e.bool(s.Consumer)
+	}
+}
+
+func (e *encoder) assigning(a *consumer.RunAssignment) {
+	if a == nil {
+		e.buf = append(e.buf, 0)
+		return
+	}
+	e.buf = append(e.buf, 1)
+	e.gen(a.Generation)
+	e.string(a.ProtocolName)
+	e.joinMembers(a.Members)
+	e.cluster(a.Cluster)
 }
 
 func (e *encoder) groupGen(g consumer.GroupGeneration) {

@@ -29,6 +29,10 @@ import (
 //	member      NAME topics=T1,T2 [alt-topics=T3|-] [static] [absent]
 //	            [version=0|1|2] [join-version=N] [assignors=A1,A2]
 //	            [protocol=eager|cooperative]      (consumer kip only: KIP-429's rebalance.protocol)
+//	            [group-protocol=classic|consumer]  the protocol the member starts on; a member
+//	                                          with consumer (or budget bounces) makes the
+//	                                          world mixed: classic and KIP-848 members in
+//	                                          one group, converted online (mixed.go)
 //	            [instance=NAME]               static only: the group.instance.id, if not the
 //	                                          member's name (two members may share one: two
 //	                                          processes with one instance id)
@@ -51,7 +55,9 @@ import (
 //	                                          later) in both protocols; followups (the
 //	                                          leader's assignor asks a member of the
 //	                                          round to rejoin after applying its
-//	                                          assignment, KIP-441) classic-only
+//	                                          assignment, KIP-441) classic-only;
+//	                                          bounces (a member closes and restarts on the
+//	                                          other group.protocol) mixed worlds only
 //	fault       NAME                          a mutant (see groupcheck mutants)
 //	member-ids  server | client               protocol consumer only; default server:
 //	                                          the coordinator names a joining member;
@@ -70,6 +76,9 @@ import (
 //	                                          held since it; exact (Kafka 4.0 to 4.2): a
 //	                                          commit carries the member's epoch
 //	                                          (docs/protocol.md §3.1)
+//	migration-policy bidirectional | upgrade | downgrade | disabled
+//	                                          mixed worlds only; default bidirectional:
+//	                                          group.consumer.migration.policy
 //	on-fatal    stop | poll-again             default stop: a classic member whose poll
 //	                                          throws a fatal error stops for good;
 //	                                          poll-again: the application catches it and
@@ -120,6 +129,10 @@ func ParseConfig(name string, r io.Reader) (Config, error) {
 		if p.seen[d] == 0 {
 			return Config{}, fmt.Errorf("%s: missing required directive %q", name, d)
 		}
+	}
+	if p.seen["migration-policy"] > 0 && !p.cfg.Mixed() {
+		// Also the default's name: a world with one protocol converts nothing.
+		return Config{}, fmt.Errorf("%s:%d: migration-policy %s: a policy of mixed worlds only (a member with group-protocol=consumer, or budget bounces)", name, p.lines["migration-policy"], p.cfg.MigrationPolicy)
 	}
 	if p.seen["commit-epochs"] > 0 && !p.cfg.ConsumerProtocol {
 		// Also the default's name: a classic world has no commit-epochs at all.
@@ -198,7 +211,7 @@ func (p *parser) lineOf(err error) (int, bool) {
 }
 
 // directives are the config file's directives, in the order its documentation gives them.
-var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "commit-epochs", "group-max-size", "on-fatal", "timers"}
+var directives = []string{"name", "protocol", "consumer", "coordinator", "assignor", "topic", "member", "budget", "fault", "member-ids", "commits", "commit-epochs", "group-max-size", "on-fatal", "timers", "migration-policy"}
 
 var repeatable = map[string]bool{"topic": true, "member": true, "budget": true, "fault": true, "timers": true}
 
@@ -268,6 +281,15 @@ func (p *parser) directive(f []string) error {
 				return fmt.Errorf("commit-epochs: %q is not kip-1251 (Kafka 4.3 on) or exact (Kafka 4.0 to 4.2)", v)
 			}
 			p.cfg.CommitRule = r
+			return nil
+		})
+	case "migration-policy":
+		return one(d, args, func(v string) error {
+			pol, err := kip848.ParseMigrationPolicy(v)
+			if err != nil {
+				return fmt.Errorf("migration-policy: %w", err)
+			}
+			p.cfg.MigrationPolicy = pol
 			return nil
 		})
 	case "member-ids":
@@ -377,6 +399,8 @@ func (m *MemberConfig) set(k, v string, hasValue bool) error {
 	switch k {
 	case "instance":
 		m.Instance = v
+	case "group-protocol":
+		return choose(k, v, &m.StartsConsumer, map[string]bool{"classic": false, "consumer": true})
 	case "topics", "alt-topics", "assignors":
 		list := strings.Split(v, ",")
 		if slices.Contains(list, "") {
@@ -410,7 +434,7 @@ func (m *MemberConfig) set(k, v string, hasValue bool) error {
 			m.JoinVersion = int16(n)
 		}
 	default:
-		keys := []string{"topics", "alt-topics", "instance", "version", "join-version", "assignors", "protocol"}
+		keys := []string{"topics", "alt-topics", "instance", "version", "join-version", "assignors", "protocol", "group-protocol"}
 		return fmt.Errorf("unknown key %q%s (keys: %s)", k, spell.Hint(k, keys), strings.Join(keys, ", "))
 	}
 	return nil

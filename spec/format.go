@@ -40,6 +40,9 @@ func (c Config) Format() string {
 	if c.CommitRule != kip848.CommitAssignmentEpochs {
 		fmt.Fprintf(&b, "commit-epochs %s\n", c.CommitRule)
 	}
+	if c.Mixed() && c.MigrationPolicy != kip848.MigrationBidirectional {
+		fmt.Fprintf(&b, "migration-policy %s\n", c.MigrationPolicy)
+	}
 	if c.MaxSize > 0 {
 		fmt.Fprintf(&b, "group-max-size %d\n", c.MaxSize)
 	}
@@ -73,6 +76,9 @@ func (m MemberConfig) format(consumerProtocol bool) string {
 	}
 	if m.Absent {
 		s += " absent"
+	}
+	if m.StartsConsumer {
+		s += " group-protocol=consumer"
 	}
 	if consumerProtocol {
 		return s + "\n" // version, join-version, assignors and protocol are classic-only

@@ -55,11 +55,12 @@ func (r renamer) conn(c impl.Conn) impl.Conn {
 	return connOf(r.to[i], uint8(c&63))
 }
 
-func (r renamer) slot(s Slot, kip bool) Slot {
+func (r renamer) slot(s Slot, kip, classic bool) Slot {
 	if kip {
 		m := r.member(*s.Member)
 		s.Member = &m
-	} else {
+	}
+	if classic {
 		c := r.consumer(*s.Client)
 		s.Client = &c
 		if s.Assigning != nil {
@@ -194,8 +195,11 @@ func (s Symmetry) encodeImage(w World, p []int, buf []byte) []byte {
 // encodeCoordinator appends the first part of the image's encoding: its coordinator.
 func (s Symmetry) encodeCoordinator(w World, p []int, buf []byte) []byte {
 	r := renamer{names: s.names, to: p}
-	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
-	if e.genAsEpoch {
+	e := w.encoder(buf)
+	if e.mixed {
+		r.coordinator(&e, w.Coord)
+		r.group(&e, w.Group)
+	} else if e.genAsEpoch {
 		r.group(&e, w.Group)
 	} else {
 		r.coordinator(&e, w.Coord)
@@ -207,7 +211,7 @@ func (s Symmetry) encodeCoordinator(w World, p []int, buf []byte) []byte {
 // of the slot it is the image of, then what no permutation changes.
 func (s Symmetry) encodeSlots(w World, p []int, buf []byte) []byte {
 	r := renamer{names: s.names, to: p}
-	e := encoder{buf: buf, base: w.Coord.Generation(), epochBase: w.Group.GroupEpoch(), genAsEpoch: w.cfg.ConsumerProtocol}
+	e := w.encoder(buf)
 	var fromBuf [8]int
 	from := fromBuf[:len(p)] // from[j] is the slot whose image is j
 	for i, j := range p {
@@ -215,13 +219,16 @@ func (s Symmetry) encodeSlots(w World, p []int, buf []byte) []byte {
 	}
 	e.uint(uint64(len(w.Slots)))
 	for _, i := range from {
-		sl := r.slot(*w.Slots[i], e.genAsEpoch)
+		sl := r.slot(*w.Slots[i], e.genAsEpoch, e.mixed || !e.genAsEpoch)
 		e.slot(&sl)
 	}
 	e.cluster(w.Cluster)
 	e.budget(&w.Left)
 	e.uint(uint64(w.Observed))
 	e.bool(w.Loading)
+	if e.mixed {
+		e.bool(w.ConsumerGroup)
+	}
 	return e.buf
 }
 

@@ -73,6 +73,9 @@ const (
 	// Heal: it comes back (fair; see cut.go).
 	Cut
 	Heal
+	// Bounce: a live member closes and restarts on the other group.protocol (budget
+	// bounces; mixed worlds only, see mixed.go).
+	Bounce
 	numKinds
 )
 
@@ -115,6 +118,9 @@ type Budget struct {
 	// Cuts: a running member is cut off from the coordinator while it goes on fetching and
 	// processing; what it sends the coordinator meanwhile is lost (see cut.go).
 	Cuts int
+	// Bounces: a live member closes and its process restarts with the other group.protocol
+	// (the rolling bounce of an online migration; mixed worlds only, see mixed.go).
+	Bounces int
 }
 
 // Arg is what an action of a kind names besides its kind, in its text form.
@@ -213,6 +219,8 @@ type kindRow struct {
 	field     func(*Budget) *int
 	budgetDoc string
 	budgetWhy string
+	// only is where the budget applies, as docs/config.md says it ("" derives it from in).
+	only string
 
 	// cond is the bit of Slot.Cond the kind sets (0: none), condName how a world's text
 	// shows it on the slot.
@@ -371,6 +379,16 @@ func init() {
 			cond:      cutOff, condName: "cut-off", frees: cutFrees, takes: cutTakes, unquiet: cutUnquiet},
 		Heal: {name: "heal", group: slotEnv, fair: Fair, class: ClassTimer, in: bothProtocols,
 			cands: [2]func(World, int, []Action) []Action{World.healActions, World.healActions}},
+
+		// A mixed world lists and steps its actions itself (actionsMixed, doMixed): a world
+		// of one protocol has no bounce.
+		Bounce: {name: "bounce", group: slotEnv, disturbs: true, class: ClassEnv, in: classicOnly,
+			cands: [2]func(World, int, []Action) []Action{
+				func(_ World, _ int, buf []Action) []Action { return buf }},
+			budget: "bounces", field: func(b *Budget) *int { return &b.Bounces },
+			budgetDoc: "a live member closes and its process restarts on the other group.protocol, a static one with its instance id (the rolling bounce of a migration)",
+			only:      "mixed worlds only",
+			budgetWhy: "a mixed world is written under protocol eager or cooperative (the classic members' rebalance protocol), its consumer-protocol members marked group-protocol=consumer"},
 	}
 	initTables()
 }
@@ -551,10 +569,12 @@ func BudgetKeys() string {
 	var sb strings.Builder
 	for _, f := range budgetFields {
 		doc := f.row.budgetDoc
-		switch f.row.in {
-		case classicOnly:
+		switch {
+		case f.row.only != "":
+			doc += " (" + f.row.only + ")"
+		case f.row.in == classicOnly:
 			doc += " (classic only)"
-		case kip848Only:
+		case f.row.in == kip848Only:
 			doc += " (KIP-848 only)"
 		}
 		fmt.Fprintf(&sb, "| `%s` | %s |\n", f.name, doc)
@@ -562,14 +582,22 @@ func BudgetKeys() string {
 	return sb.String()
 }
 
-// validateProtocol checks that no budget is set for a kind the config's protocol lacks.
-func (b Budget) validateProtocol(consumerProtocol bool) error {
-	p := classicProto
-	if consumerProtocol {
-		p = kip848Proto
+// protocols is the protocols the config's members speak: one, or both in a mixed world.
+func (c Config) protocols() protocols {
+	switch {
+	case c.ConsumerProtocol:
+		return kip848Only
+	case c.Mixed():
+		return bothProtocols
 	}
+	return classicOnly
+}
+
+// validateProtocol checks that no budget is set for a kind none of the config's protocols
+// has (validateMixed refuses what a mixed world does not model yet).
+func (b Budget) validateProtocol(ps protocols) error {
 	for _, f := range budgetFields {
-		if !f.row.in.has(p) && *f.get(&b) != 0 {
+		if f.row.in&ps == 0 && *f.get(&b) != 0 {
 			return fmt.Errorf("budget %s: %s", f.name, f.row.budgetWhy)
 		}
 	}
@@ -595,9 +623,14 @@ func (w World) costs(id impl.MemberID) bool {
 // world's protocol. It is a switch, not a column of func values, so that the stepper stays on
 // the stack (a call through a func value makes it escape: one allocation per candidate).
 func (st *stepper) do(a Action) bool {
-	if a.Kind >= numKinds || !kinds[a.Kind].in.has(st.w.proto()) ||
-		(kinds[a.Kind].arg == OnSlot && (a.Slot < 0 || int(a.Slot) >= len(st.w.Slots))) {
+	if a.Kind >= numKinds || (kinds[a.Kind].arg == OnSlot && (a.Slot < 0 || int(a.Slot) >= len(st.w.Slots))) {
 		return false
+	}
+	if st.w.cfg.Mixed() {
+		return st.doMixed(a) // both protocols' handlers, slot by slot
+	}
+	if !kinds[a.Kind].in.has(st.w.proto()) || a.Kind.Arg() == OnGroup && a.Member != "" {
+		return false // a classic member's own join or sync timer is a mixed world's
 	}
 	i, kip := int(a.Slot), st.w.cfg.ConsumerProtocol
 	switch a.Kind {

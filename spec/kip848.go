@@ -355,12 +355,8 @@ func (w World) heartbeatMatters(i int, next kip848client.Member, effs []kip848cl
 	if !found {
 		return false
 	}
-	g, out := w.Group.Heartbeat(req, w.freshFor(i, req))
-	if string(g.AppendEncoding(nil)) != string(w.Group.AppendEncoding(nil)) {
-		return true
-	}
-	resp := out[0].Response.(impl.ConsumerGroupHeartbeatResponse)
-	if resp.Error != impl.None {
+	changed, resp := w.simulateHeartbeat(i, req)
+	if changed || resp.Error != impl.None {
 		return true
 	}
 	after, effs2 := next.OnHeartbeatResponse(resp)
@@ -454,12 +450,21 @@ func (st *stepper) timerKIP848(k Kind, id impl.MemberID) bool {
 		if !st.spend(&w.Left.SessionTimeouts, w.costs(id)) {
 			return false
 		}
+		if w.cfg.Mixed() {
+			g, _ := w.mig().SessionExpired(id)
+			w.setMig(g)
+			break
+		}
 		w.Group = w.Group.SessionExpired(id)
 	case RebalanceTimeout:
 		t := m.RebalanceTimer
 		if !t.Armed || m.State != kip848.UnrevokedPartitions || m.MemberEpoch != t.Epoch ||
 			!st.spend(&w.Left.RebalanceTimeouts, w.costs(id)) {
 			return false
+		}
+		if w.cfg.Mixed() {
+			w.setMig(w.mig().RebalanceTimeoutExpired(id, t.Epoch))
+			break
 		}
 		w.Group = w.Group.RebalanceTimeoutExpired(id, t.Epoch)
 	}

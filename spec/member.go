@@ -62,7 +62,7 @@ func (st *stepper) heartbeatMatters(i int, effs []consumer.Effect) bool {
 				if st.w.Slots[i].Stale || st.w.Loading {
 					return st.w.Slots[i].Stale
 				}
-				_, out := st.w.Coord.Heartbeat(hb)
+				out := st.w.classicHeartbeatAnswer(hb)
 				return len(out) == 1 && out[0].Response.Code() != impl.None
 			}
 		}

@@ -28,9 +28,13 @@ import (
 func (w World) Orphans() []impl.MemberID {
 	w = w.resumed()
 	var out []impl.MemberID
-	if w.cfg.ConsumerProtocol {
+	if w.IsConsumerGroup() {
+		held := w.heldKIP848
+		if w.cfg.Mixed() {
+			held = func(id impl.MemberID) bool { return w.held(id) } // classic members too
+		}
 		for _, m := range w.Group.Members() {
-			if !w.heldKIP848(m.ID) && !w.leaving(m.ID) {
+			if !held(m.ID) && !w.leaving(m.ID) {
 				out = append(out, m.ID)
 			}
 		}
@@ -75,7 +79,7 @@ func (w World) Unsettled() impl.MemberID {
 	if o := w.Orphans(); len(o) > 0 {
 		return o[0]
 	}
-	if w.cfg.ConsumerProtocol {
+	if w.IsConsumerGroup() {
 		return ""
 	}
 	for _, id := range w.Coord.Pending() {

@@ -71,7 +71,7 @@ func NewPacker(c Config) *Packer {
 func (p *Packer) Pack(w World) PackedWorld {
 	bp := p.bufs.Get().(*[]byte)
 	defer p.bufs.Put(bp)
-	e := encoder{buf: (*bp)[:0], genAsEpoch: w.cfg.ConsumerProtocol}
+	e := packEncoder((*bp)[:0], w)
 	if len(w.Slots) > MaxPackedSlots {
 		panic("spec: more member slots than a packed world holds")
 	}
@@ -85,10 +85,29 @@ func (p *Packer) Pack(w World) PackedWorld {
 	return pw
 }
 
+// packEncoder is the encoder of w's parts: generations and epochs absolutely (base 0).
+func packEncoder(buf []byte, w World) encoder {
+	mixed := w.cfg.Mixed()
+	return encoder{buf: buf, genAsEpoch: w.cfg.ConsumerProtocol || mixed, mixed: mixed}
+}
+
+// consumerGroupBit marks, in a mixed world's PackedWorld.Coord, an index into the KIP-848
+// groups' table (the group is a consumer group) rather than the classic coordinators'.
+const consumerGroupBit = 1 << 31
+
 // coord interns w's coordinator: the KIP-848 group under protocol consumer, else the classic
-// one. Generations and epochs are encoded absolutely (base 0).
+// one; in a mixed world the half that holds the group, the consumer group's index marked by
+// consumerGroupBit. Generations and epochs are encoded absolutely (base 0).
 func (p *Packer) coord(e *encoder, w World) uint32 {
 	e.buf = e.buf[:0]
+	if e.mixed && w.ConsumerGroup {
+		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, 0, v) })
+		return p.groups.id(p.key(e.buf), w.Group) | consumerGroupBit
+	}
+	if e.mixed {
+		e.buf = w.Coord.AppendCanonical(e.buf, func(buf []byte, g impl.Generation) []byte { return encodeEpoch(buf, 0, impl.Epoch(g)) })
+		return p.coords.id(p.key(e.buf), w.Coord)
+	}
 	if e.genAsEpoch {
 		e.buf = w.Group.AppendCanonical(e.buf, func(buf []byte, v impl.Epoch) []byte { return encodeEpoch(buf, 0, v) })
 		return p.groups.id(p.key(e.buf), w.Group)
@@ -126,10 +145,12 @@ func (p *Packer) Repack(parent World, pp PackedWorld, w World) PackedWorld {
 	}
 	bp := p.bufs.Get().(*[]byte)
 	defer p.bufs.Put(bp)
-	e := encoder{buf: (*bp)[:0], genAsEpoch: w.cfg.ConsumerProtocol}
+	e := packEncoder((*bp)[:0], w)
 	pw := PackedWorld{N: pp.N}
 	switch {
-	case e.genAsEpoch && same(&w.Group, &parent.Group), !e.genAsEpoch && same(&w.Coord, &parent.Coord):
+	case e.mixed && (w.ConsumerGroup != parent.ConsumerGroup || !same(&w.Group, &parent.Group) || !same(&w.Coord, &parent.Coord)):
+		pw.Coord = p.coord(&e, w)
+	case e.mixed, e.genAsEpoch && same(&w.Group, &parent.Group), !e.genAsEpoch && same(&w.Coord, &parent.Coord):
 		pw.Coord = pp.Coord
 	default:
 		pw.Coord = p.coord(&e, w)
@@ -159,7 +180,15 @@ func same[T any](a, b *T) bool {
 // Unpack returns the world pw stands for.
 func (p *Packer) Unpack(pw PackedWorld) World {
 	w := p.init
-	if w.cfg.ConsumerProtocol {
+	if w.cfg.Mixed() {
+		w.ConsumerGroup = pw.Coord&consumerGroupBit != 0
+		w.Coord, w.Group = coordinator.Group{}, kip848.Group{}
+		if w.ConsumerGroup {
+			w.Group = p.groups.get(pw.Coord &^ consumerGroupBit)
+		} else {
+			w.Coord = p.coords.get(pw.Coord)
+		}
+	} else if w.cfg.ConsumerProtocol {
 		w.Group = p.groups.get(pw.Coord)
 	} else {
 		w.Coord = p.coords.get(pw.Coord)

@@ -45,6 +45,9 @@ var Presets = []Preset{
 	preset("kip848-kip", "the same KIP-848 world under the KIP-848 draft's reconciliation of docs/protocol.md §8 (revoke, acknowledge, then assign)"),
 	preset("kip848-failover", "KIP-848 as shipped; the group coordinator fails over (the new one replays the group's records) and a crash; commits"),
 	preset("kip848-static", "KIP-848 static members (temporary leave -2, replacement) with a restart; commits"),
+	preset("migration-upgrade", "a classic cooperative group whose two members bounce, one by one, to the consumer protocol, the group converted online (docs/protocol.md §9); commits"),
+	preset("migration-downgrade", "the rolling bounce back: two consumer-protocol members bounce to the classic cooperative protocol, and a crash; the group is downgraded online; commits"),
+	preset("migration-static", "migration-upgrade with static members: a bounce closes without a LeaveGroup; commits"),
 }
 
 // preset is the built-in world name, its text read from worlds/<name>.conf.

@@ -11,7 +11,7 @@ import (
 // absolute generations (the encoding is relative; this is not).
 func (w World) String() string {
 	var b strings.Builder
-	if w.cfg.ConsumerProtocol {
+	if w.IsConsumerGroup() {
 		fmt.Fprintf(&b, "coord    %s\n", w.Group)
 	} else {
 		fmt.Fprintf(&b, "coord    %s\n", w.Coord)
@@ -23,7 +23,7 @@ func (w World) String() string {
 		name := w.cfg.Members[i].Name
 		fmt.Fprintf(&b, "%-8s %s#%d", name, s.Process, s.Incarnation)
 		if s.Process != Absent {
-			if w.cfg.ConsumerProtocol {
+			if w.ConsumerSlot(i) {
 				fmt.Fprintf(&b, " %s", s.Member)
 			} else {
 				fmt.Fprintf(&b, " %s", s.Client)

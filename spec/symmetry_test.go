@@ -513,7 +513,7 @@ func TestSignatureNamesNoSlot(t *testing.T) {
 				e.buf = nil
 				e.signature(w.Slots[i])
 				want := e.buf
-				img := r.slot(*w.Slots[i], c.ConsumerProtocol)
+				img := r.slot(*w.Slots[i], c.ConsumerProtocol || c.Mixed(), !c.ConsumerProtocol)
 				e.buf = nil
 				e.signature(&img)
 				if !bytes.Equal(e.buf, want) {

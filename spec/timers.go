@@ -170,14 +170,13 @@ func (c Config) Durations() Timers {
 // client's request timeout. Environment events that are no timer (a start, a crash) wait for
 // nothing: when they happen is the environment's choice.
 func Waits(w World, a Action) Timer {
-	kip848 := w.cfg.ConsumerProtocol
 	switch a.Kind {
 	case DeliverRequest, DeliverResponse:
 		return NetworkWait
 	case Poll:
 		return PollWait
 	case Heartbeat:
-		if !kip848 {
+		if !w.ConsumerSlot(int(a.Slot)) {
 			return HeartbeatWait
 		}
 		if s := w.Slots[a.Slot]; s.Member != nil && s.Member.State().Urgent() {
@@ -185,7 +184,7 @@ func Waits(w World, a Action) Timer {
 		}
 		return ConsumerHeartbeat
 	case SessionExpiry, PendingExpiry:
-		if kip848 {
+		if w.IsConsumerGroup() {
 			return ConsumerSession
 		}
 		return SessionWait

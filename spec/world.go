@@ -65,6 +65,9 @@ type Slot struct {
 	Assigning *consumer.RunAssignment `spec:"classic"`
 	Out       []impl.Request
 	In        []impl.Response
+	// Consumer: in a mixed world, the incarnation runs group.protocol=consumer (Member) rather
+	// than the classic protocol (Client); a bounce switches it (mixed.go).
+	Consumer bool `spec:"mixed"`
 }
 
 // World is the closed world: the coordinator, every member slot with its connection, the
@@ -87,6 +90,10 @@ type World struct {
 	// Loading: a failover's new coordinator is still loading the group from the log; it
 	// answers every request with coordinator.LoadingReply and runs no timer.
 	Loading bool
+	// ConsumerGroup: in a mixed world, the coordinator holds the group as a consumer group
+	// (Group; Coord is then the zero value) rather than a classic one (Coord; Group zero).
+	// The two fields are the halves of one impl/migration.Group (mixed.go).
+	ConsumerGroup bool `spec:"mixed"`
 }
 
 // Config is the world's configuration.
@@ -109,6 +116,9 @@ func Init(cfg Config) World {
 	}
 	if c.ConsumerProtocol {
 		return w.initConsumerProtocol()
+	}
+	if c.Mixed() {
+		return w.initMixed()
 	}
 	for i, m := range c.Members {
 		if !m.Absent {
@@ -191,7 +201,7 @@ func (w World) slotOfConn(c impl.Conn) (int, bool) {
 
 // Live reports whether slot i runs a consumer that still takes part in the protocol.
 func (w World) Live(i int) bool {
-	if w.cfg.ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		return w.Slots[i].Process == Running && w.Slots[i].Member.Fatal() == impl.None
 	}
 	return w.Slots[i].Process == Running && w.Slots[i].Client.Active()
@@ -214,6 +224,9 @@ func (w World) Holder(id impl.MemberID) (int, bool) {
 func (w World) held(id impl.MemberID) bool {
 	if w.cfg.ConsumerProtocol {
 		return w.heldKIP848(id)
+	}
+	if w.cfg.Mixed() && w.heldKIP848(id) {
+		return true
 	}
 	if _, ok := w.Holder(id); ok {
 		return true
@@ -242,7 +255,7 @@ func (w World) held(id impl.MemberID) bool {
 // MemberIDOf is the member id slot i's client holds: the classic consumer's, or the KIP-848
 // member's under protocol consumer.
 func (w World) MemberIDOf(i int) impl.MemberID {
-	if w.cfg.ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		return w.Slots[i].Member.MemberID()
 	}
 	return w.Slots[i].Client.MemberID()
@@ -250,7 +263,7 @@ func (w World) MemberIDOf(i int) impl.MemberID {
 
 // Owned is what slot i's application believes it owns, whichever the protocol.
 func (w World) Owned(i int) impl.PartitionSet {
-	if w.cfg.ConsumerProtocol {
+	if w.ConsumerSlot(i) {
 		return w.Slots[i].Member.Owned()
 	}
 	return w.Slots[i].Client.Owned()

@@ -58,6 +58,17 @@ func New(cfg Config) Group {
 	return Group{cfg: cfg, classic: coordinator.New(cfg.Classic)}
 }
 
+// OfClassic is the group whose classic half is c: a classic group as a caller that keeps the
+// halves itself (spec's mixed worlds hold them as separate fields) hands it back.
+func OfClassic(cfg Config, c coordinator.Group) Group {
+	return Group{cfg: cfg}.withClassic(c)
+}
+
+// OfConsumer is the group whose consumer half is k: a consumer group, as OfClassic.
+func OfConsumer(cfg Config, k kip848.Group) Group {
+	return Group{cfg: cfg}.withConsumer(k)
+}
+
 // IsConsumer reports whether the group is a consumer group.
 func (g Group) IsConsumer() bool { return g.isConsumer }
 

@@ -78,6 +78,9 @@ func TestReferenceConformsOnCorpus(t *testing.T) {
 	}
 	inputs := 0
 	for _, r := range reports {
+		if strings.HasPrefix(r.Skipped, SkippedMixed) {
+			continue // a mixed world's trace: its slots switch protocol, which no driver runs yet
+		}
 		if r.Mismatch != nil || r.Skipped != "" || r.Inputs == 0 {
 			t.Errorf("%s: inputs %d, skipped %q, mismatch %v", r.Trace, r.Inputs, r.Skipped, r.Mismatch)
 		}
