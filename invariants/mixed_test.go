@@ -101,3 +101,24 @@ func TestSeamExpectedOnlyWhereAnUpgradeCan(t *testing.T) {
 		})
 	}
 }
+
+// TestMixedConverges: a rolling bounce in either direction converges under fairness, the
+// converged group a consumer group with both members on their new protocol where the last
+// bounce upgraded it (ConvergedMixed), and the goal is reached through the mixed group.
+func TestMixedConverges(t *testing.T) {
+	for _, tc := range []struct{ name, world string }{
+		{"one member upgrades", twoMembers + "budget bounces=1\n"},
+		{"one member downgrades", strings.ReplaceAll(twoMembers, "topics=t\n", "topics=t group-protocol=consumer\n") + "budget bounces=1\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config(t, tc.world)
+			if l := Liveness(c, 200000); l.Status != explorer.Holds {
+				t.Fatalf("converges: %s %s", l.Status, l.StoppedBy)
+			}
+		})
+	}
+	ws := walk(t, config(t, mixedUpgrade), upgradeMidRound...)
+	if ConvergedMixed(&ws[len(ws)-1]) {
+		t.Fatalf("a group with a partition owned twice is not converged")
+	}
+}
