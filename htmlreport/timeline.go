@@ -367,9 +367,8 @@ func states(worlds []spec.World) [][]Segment {
 }
 
 func laneState(w spec.World, lane int) (label, class string) {
-	cp := w.Config().ConsumerProtocol
 	if lane == 0 {
-		if cp {
+		if w.IsConsumerGroup() {
 			return fmt.Sprintf("%s e%d", w.Group.State(), w.Group.GroupEpoch()), "coord"
 		}
 		return fmt.Sprintf("%s g%d", w.Coord.State(), w.Coord.Generation()), "coord"
@@ -378,7 +377,7 @@ func laneState(w spec.World, lane int) (label, class string) {
 	if s.Process != spec.Running {
 		return s.Process.String(), s.Process.String()
 	}
-	if cp {
+	if w.ConsumerSlot(lane - 1) {
 		return fmt.Sprintf("%s e%d", s.Member.State(), s.Member.Epoch()), "running"
 	}
 	return fmt.Sprintf("%s g%d", s.Client.State(), s.Client.Generation()), "running"

@@ -248,7 +248,7 @@ func Fair(a spec.Action, w, n spec.World) bool {
 // Rebalances is the world's count of completed rebalances: its generation (classic) or group
 // epoch (KIP-848).
 func Rebalances(w spec.World) int {
-	if w.Config().ConsumerProtocol {
+	if w.IsConsumerGroup() {
 		return int(w.Group.GroupEpoch())
 	}
 	return int(w.Coord.Generation())
@@ -262,7 +262,7 @@ func unowned(w spec.World) int {
 		if !w.Live(i) {
 			continue
 		}
-		if w.Config().ConsumerProtocol {
+		if w.ConsumerSlot(i) {
 			subscribed = subscribed.Union(w.Cluster.PartitionsOf(s.Member.Topics))
 			owned = owned.Union(s.Member.Owned())
 		} else {

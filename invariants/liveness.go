@@ -140,6 +140,14 @@ func LivenessWithin(c spec.Config, b LiveBounds) LivenessReport {
 // Goal is what convergence means for the config's protocol: the group converged, or every
 // member is gone and the coordinator has let them go (nothing is left to converge).
 func Goal(c spec.Config) func(spec.World) bool {
+	if c.Mixed() {
+		return func(w spec.World) bool {
+			if w.IsConsumerGroup() {
+				return ConvergedMixed(&w) || noLiveMember(&w) && len(w.Group.Members()) == 0
+			}
+			return Converged(&w) || noLiveMember(&w) && len(w.Coord.Members()) == 0
+		}
+	}
 	if c.ConsumerProtocol {
 		return func(w spec.World) bool {
 			return ConvergedKIP848(&w) || noLiveMember(&w) && len(w.Group.Members()) == 0

@@ -5,6 +5,9 @@ import (
 
 	"github.com/groupcheck/groupcheck/explorer"
 	"github.com/groupcheck/groupcheck/impl"
+	"github.com/groupcheck/groupcheck/impl/consumer"
+	"github.com/groupcheck/groupcheck/impl/kip848"
+	"github.com/groupcheck/groupcheck/impl/kip848client"
 	"github.com/groupcheck/groupcheck/spec"
 )
 
@@ -168,4 +171,45 @@ var mixedCounterMonotonic = Property{
 		}
 		return ""
 	},
+}
+
+// ConvergedMixed is convergence in a mixed world whose group is a consumer group: the group
+// Stable, every live member of either protocol in it and stable at the group epoch (a classic
+// member's generation is its member epoch, its consumer STABLE), every member the group holds
+// behind a live process, and every subscribed partition owned by exactly one live member. A
+// classic group converges as in a classic world (Converged: a live consumer-protocol member
+// is never current in it).
+func ConvergedMixed(w *spec.World) bool {
+	g := w.Group
+	if !w.IsConsumerGroup() || g.State() != kip848.StableGroup {
+		return false
+	}
+	var subscribed, owned impl.PartitionSet
+	total, live := 0, 0
+	members := map[impl.MemberID]bool{}
+	for i, s := range w.Slots {
+		if !w.Live(i) {
+			continue
+		}
+		live++
+		id := w.MemberIDOf(i)
+		m, ok := g.Member(id)
+		if !ok || !m.IsStableAt(g.GroupEpoch()) {
+			return false
+		}
+		topics := s.Client.Topics
+		if w.ConsumerSlot(i) {
+			if s.Member.State() != kip848client.Stable || s.Member.Epoch() != g.GroupEpoch() {
+				return false
+			}
+			topics = s.Member.Topics
+		} else if s.Client.State() != consumer.Stable || impl.Epoch(s.Client.Generation()) != g.GroupEpoch() {
+			return false
+		}
+		members[id] = true
+		subscribed = subscribed.Union(w.Cluster.PartitionsOf(topics))
+		owned = owned.Union(w.Owned(i))
+		total += w.Owned(i).Len()
+	}
+	return live > 0 && len(members) == len(g.Members()) && owned.Equal(subscribed) && total == owned.Len()
 }

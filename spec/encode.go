@@ -47,9 +47,19 @@ import (
 //     bump from 0 — and a world whose group epoch is 0 is encoded with base 0 and absolute
 //     codes throughout, so it is never identified with another.
 //
+//   - In a mixed world (mixed.go) generations and epochs are one counter: a conversion copies
+//     the classic generation into the group and member epochs and the group epoch back into
+//     the generation, and classic members of a consumer group carry their member epoch as
+//     their generation. So every generation and epoch is encoded by the epoch rule above,
+//     relative to the group's current counter (its generation while classic, its group epoch
+//     while consumer). The argument is the KIP-848 one, with the conversions as further
+//     copies of one counter into another; NoGeneration (-1) is EpochLeave's code, and a
+//     classic generation 0 only that of an Empty group that never rebalanced (base 0 then).
+//
 // A field tagged `spec:"classic"` or `spec:"kip848"` holds one protocol's role; in a world of
 // the other protocol it never changes, so it is left out of the encoding (it cost a third of the
-// encoding time in classic worlds). A `,deref` option marks a pointer that is never nil,
+// encoding time in classic worlds); a field tagged `spec:"mixed"` is encoded in mixed worlds
+// only, which encode every field. A `,deref` option marks a pointer that is never nil,
 // encoded as the value it points to (Slot's roles, held by pointer to keep slots small).
 //
 // Member ids need no rule: the world reuses the smallest id not referenced anywhere (freshID),
