@@ -21,7 +21,7 @@ func seamParts(ns ...int32) impl.PartitionSet {
 	return impl.NewPartitionSet(out...)
 }
 
-var seamConns = map[string]impl.Conn{"x": 1, "y": 2, "z": 3, "w": 4, "y2": 5, "v": 6}
+var seamConns = map[string]impl.Conn{"x": 1, "y": 2, "z": 3, "w": 4, "y2": 5, "v": 6, "x2": 7}
 
 // cjoin is a classic JoinGroup v5 owning owned (v5: the leader's member list carries
 // instance ids); a new dynamic member's is two, the first answered MEMBER_ID_REQUIRED.
@@ -175,7 +175,14 @@ var seamSchedules = []seamSchedule{
 		kheartbeat("y2"),
 		cheartbeat("x", "", 0),
 		kheartbeat("y2"),
-	)},
+		cheartbeat("x", "", 0),
+		kheartbeat("y2"),
+		kheartbeat("y2"),
+	),
+		// The conversion takes the classic group's assignments as the target (x: all four,
+		// y: none yet) and a static replacement bumps no epoch, so nothing recomputes it:
+		// y2 stays without a partition while x holds all four (docs/findings.md).
+		finding: neverAssigned("y2", 5)},
 	// (c) a KIP-848 join sent right behind the first classic JoinGroup of a new group: it
 	// meets the first join phase (no protocol selected), the completed one, or no group yet,
 	// whichever the broker's order leaves it; then another KIP-848 member v joins.
@@ -214,6 +221,72 @@ var seamSchedules = []seamSchedule{
 		cjoinHeld("x", ""),
 		csync("x", "", map[string]impl.PartitionSet{"x": seamParts(0, 1, 2, 3)}),
 	)},
+	// (f) the explorer's shortest hand-on in migration-upgrade (traces/scenarios/
+	// upgrade-mid-rebalance-two-owners.trace), at four partitions: z joins the stable group,
+	// x and y rejoin owning what they hold, so the join phase completes and the group waits
+	// for the leader's SyncGroup; z leaves as a classic member, which sends the group back to
+	// PreparingRebalance and clears every member's stored assignment; then w joins on the
+	// consumer protocol and converts the group from those cleared records.
+	{name: "upgrade-after-leave-mid-rebalance", steps: steps(stableXY(),
+		cjoin("z", false, "", seamParts()),
+		cjoin("x", true, "", seamParts(0, 1)),
+		cjoin("y", true, "iy", seamParts(2, 3)),
+		cleave("z"),
+		kjoin("w", ""),
+		kheartbeat("w"),
+	),
+		// Which of the owned partitions w gets is the uniform assignor's choice among
+		// members with no recorded assignment, which Kafka makes by member order (its
+		// member ids are random): the reference takes t-0 t-3, Kafka t-1 or t-2 t-3.
+		known:   []string{"w ConsumerGroupHeartbeat join: assignment: reference (t-0 t-3), broker ("},
+		finding: ownedHandedOver},
+	// (g) the explorer's dead end in migration-static (traces/scenarios/
+	// upgrade-static-before-first-sync-unassigned.trace), with one member: a static member
+	// x joins a new group and is made leader of generation 1; before it syncs, its process
+	// restarts on the consumer protocol with the same instance id (x2). The conversion's
+	// records assign nothing, and the replacement bumps no epoch.
+	{name: "static-leader-bounce-before-first-sync", steps: steps(
+		cjoin("x", false, "ix", seamParts()),
+		kjoin("x2", "ix"),
+		kheartbeat("x2"),
+		kheartbeat("x2"),
+		kheartbeat("x2"),
+	),
+		finding: neverAssigned("x2", 4)},
+}
+
+// neverAssigned: no broker answer gives member a partition, in at least answers answers (a
+// static replacement that the conversion left without a target, with no epoch to recompute it).
+func neverAssigned(member string, answers int) func(seamRun) error {
+	return func(run seamRun) error {
+		n := 0
+		for _, l := range run.lines {
+			if strings.Contains(l, " "+member+" ConsumerGroupHeartbeat") {
+				n++
+				if _, broker, _ := strings.Cut(l, "; broker "); strings.Contains(broker, "assignment=(t-") {
+					return fmt.Errorf("%s is given a partition: %s", member, l)
+				}
+			}
+		}
+		if n < answers {
+			return fmt.Errorf("%d answers to %s, want %d", n, member, answers)
+		}
+		return nil
+	}
+}
+
+// ownedHandedOver: the KIP-848 joiner's first answer carries a partition, when every
+// partition is still owned by x or y, which have not revoked anything.
+func ownedHandedOver(run seamRun) error {
+	for _, l := range run.lines {
+		if strings.Contains(l, " w ConsumerGroupHeartbeat join:") {
+			if strings.Contains(l, "assignment=(t-") {
+				return nil
+			}
+			return fmt.Errorf("w's join answer gives no partition: %s", l)
+		}
+	}
+	return fmt.Errorf("no answer to w's join")
 }
 
 // withheldHandedOver: the KIP-848 joiner's first answer carries one of the partitions the

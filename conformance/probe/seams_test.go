@@ -87,13 +87,19 @@ func refSeam(s seamSchedule) []string {
 // TestSeamSchedulesInReference: the schedules drive the reference where their comments say,
 // without a broker — (a) the KIP-848 joiner is handed a withheld partition, (b) the bounced
 // static member gets epoch 2 and nothing, (c) the join in the first join phase is
-// UNKNOWN_SERVER_ERROR, (d) x leads the classic group again at generation 3.
+// UNKNOWN_SERVER_ERROR, (d) x leads the classic group again at generation 3, (f) w is
+// answered, (g) x2 is STABLE with nothing.
 func TestSeamSchedulesInReference(t *testing.T) {
 	want := map[string]string{
 		"upgrade-withheld":          "w: {Error:NONE MemberID:w MemberEpoch:4 Assignment:(t-1)}",
 		"static-bounce-before-sync": "y2: {Error:NONE MemberID:y2 MemberEpoch:2 Assignment:()}",
 		"upgrade-first-join":        "w: {Error:UNKNOWN_SERVER_ERROR MemberID: MemberEpoch:0 Assignment:<nil>}",
 		"upgrade-downgrade":         "x: {Error:NONE Generation:3 ProtocolName:cooperative-sticky Leader:x MemberID:x",
+		// The conversion builds x and y from records the leave cleared: w is handed t-
+		// partitions x or y still own.
+		"upgrade-after-leave-mid-rebalance": "w: {Error:NONE MemberID:w MemberEpoch:",
+		// The replacement of a leader that never synced: STABLE, nothing assigned.
+		"static-leader-bounce-before-first-sync": "x2: {Error:NONE MemberID:x2 MemberEpoch:1 Assignment:()}",
 	}
 	for _, s := range seamSchedules {
 		lines := refSeam(s)
