@@ -11,13 +11,15 @@ import (
 )
 
 // The table of action kinds: one row per Kind says everything the rest of the module asks of
-// a kind — its name and argument, its handler and candidates under each protocol, whether
-// weak fairness applies, whether it is a member's local step, whether it can remove a live
-// member, how a trace draws it, and the budget that bounds it. Actions, Step, ParseAction,
-// Text, the ample sets (IsLocal, Quiet), the liveness check's fairness (invariants.Fair),
-// the ownership properties' expectations (RemovesLive), the renderers (Lane, Class) and the
-// config's budget keys (Budget.fields, BudgetKeys, docs/config.md) are all read from it, so
-// a new kind of event is a row here and a handler file.
+// a kind — its name and argument, the protocols it exists under and its candidates under
+// each, whether weak fairness applies, whether it is a member's local step, whether it can
+// remove a live member, how a trace draws it, and the budget that bounds it. Actions, Step
+// (through stepper.do, the table's routing, below), ParseAction, Text, the ample sets
+// (IsLocal, Quiet), the liveness check's fairness (invariants.Fair), the ownership
+// properties' expectations (Config.RemovesLive, FreesLiveTimers), the renderers
+// (Kind.OnCoordinator, Kind.Class) and the config's budget keys (Budget.fields, BudgetKeys,
+// docs/config.md) are all read from it, so a new kind of event is a row here and a handler
+// file.
 //
 // Adding a fault (docs/checking.md, "Adding a fault"): in this file, append its Kind to the
 // constants (appended, so that the kinds before it keep their indices), its budget to Budget
