@@ -221,7 +221,8 @@ type kindRow struct {
 	cond     Cond
 	condName string
 
-	// Hooks by which a condition the kind leaves on a slot reaches the rest of the world.
+	// Hooks by which a condition the kind leaves on a slot reaches the rest of the world,
+	// consulted only while some slot has a condition (takes and unquiet: that slot).
 	// frees: a coordinator timer on member id costs no budget (it is bound to fire).
 	frees func(w World, id impl.MemberID) bool
 	// takes: the head request of a's slot (a is its deliver-request or assign) never reaches
@@ -585,12 +586,26 @@ func (w World) costs(id impl.MemberID) bool {
 	if !w.held(id) {
 		return false
 	}
+	if !w.conditioned() {
+		return true
+	}
 	for _, f := range freeing {
 		if f(w, id) {
 			return false
 		}
 	}
 	return true
+}
+
+// conditioned reports whether some slot has a condition (Slot.Cond): the hooks, which react
+// to conditions, are consulted only then.
+func (w World) conditioned() bool {
+	for _, s := range w.Slots {
+		if s.Cond != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // do is the handler column of the table: the action's kind routed to its handler under the
@@ -604,9 +619,13 @@ func (st *stepper) do(a Action) bool {
 	i, kip := int(a.Slot), st.w.cfg.ConsumerProtocol
 	switch a.Kind {
 	case DeliverRequest, Assign:
-		if n, ev, ok, done := st.w.taken(a); done {
-			st.w, st.ev = n, ev
-			return ok && a.Kind == DeliverRequest // a request that does not arrive recomputes nothing
+		// A delivery (under protocol consumer an assign is one, with its target) of a slot
+		// with a condition may be a row's to decide (takes); a classic assign sends only.
+		if (a.Kind == DeliverRequest || kip) && st.w.Slots[i].Cond != 0 {
+			if n, ev, ok, done := st.w.taken(a); done {
+				st.w, st.ev = n, ev
+				return ok && a.Kind == DeliverRequest // a request that does not arrive recomputes nothing
+			}
 		}
 		switch {
 		case a.Kind == Assign && kip:
