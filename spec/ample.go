@@ -70,7 +70,7 @@ func (w World) Quiet(i int) bool {
 		}
 	}
 	for _, f := range unquieting {
-		if f(w, i) {
+		if w.Slots[i].Cond != 0 && f(w, i) {
 			return false
 		}
 	}

@@ -11,13 +11,15 @@ import (
 )
 
 // The table of action kinds: one row per Kind says everything the rest of the module asks of
-// a kind — its name and argument, its handler and candidates under each protocol, whether
-// weak fairness applies, whether it is a member's local step, whether it can remove a live
-// member, how a trace draws it, and the budget that bounds it. Actions, Step, ParseAction,
-// Text, the ample sets (IsLocal, Quiet), the liveness check's fairness (invariants.Fair),
-// the ownership properties' expectations (RemovesLive), the renderers (Lane, Class) and the
-// config's budget keys (Budget.fields, BudgetKeys, docs/config.md) are all read from it, so
-// a new kind of event is a row here and a handler file.
+// a kind — its name and argument, the protocols it exists under and its candidates under
+// each, whether weak fairness applies, whether it is a member's local step, whether it can
+// remove a live member, how a trace draws it, and the budget that bounds it. Actions, Step
+// (through stepper.do, the table's routing, below), ParseAction, Text, the ample sets
+// (IsLocal, Quiet), the liveness check's fairness (invariants.Fair), the ownership
+// properties' expectations (Config.RemovesLive, FreesLiveTimers), the renderers
+// (Kind.OnCoordinator, Kind.Class) and the config's budget keys (Budget.fields, BudgetKeys,
+// docs/config.md) are all read from it, so a new kind of event is a row here and a handler
+// file.
 //
 // Adding a fault (docs/checking.md, "Adding a fault"): in this file, append its Kind to the
 // constants (appended, so that the kinds before it keep their indices), its budget to Budget
@@ -227,7 +229,8 @@ type kindRow struct {
 	cond     Cond
 	condName string
 
-	// Hooks by which a condition the kind leaves on a slot reaches the rest of the world.
+	// Hooks by which a condition the kind leaves on a slot reaches the rest of the world,
+	// consulted only while some slot has a condition (takes and unquiet: that slot).
 	// frees: a coordinator timer on member id costs no budget (it is bound to fire).
 	frees func(w World, id impl.MemberID) bool
 	// takes: the head request of a's slot (a is its deliver-request or assign) never reaches
@@ -611,12 +614,26 @@ func (w World) costs(id impl.MemberID) bool {
 	if !w.held(id) {
 		return false
 	}
+	if !w.conditioned() {
+		return true
+	}
 	for _, f := range freeing {
 		if f(w, id) {
 			return false
 		}
 	}
 	return true
+}
+
+// conditioned reports whether some slot has a condition (Slot.Cond): the hooks, which react
+// to conditions, are consulted only then.
+func (w World) conditioned() bool {
+	for _, s := range w.Slots {
+		if s.Cond != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // do is the handler column of the table: the action's kind routed to its handler under the
@@ -635,9 +652,13 @@ func (st *stepper) do(a Action) bool {
 	i, kip := int(a.Slot), st.w.cfg.ConsumerProtocol
 	switch a.Kind {
 	case DeliverRequest, Assign:
-		if n, ev, ok, done := st.w.taken(a); done {
-			st.w, st.ev = n, ev
-			return ok && a.Kind == DeliverRequest // a request that does not arrive recomputes nothing
+		// A delivery (under protocol consumer an assign is one, with its target) of a slot
+		// with a condition may be a row's to decide (takes); a classic assign sends only.
+		if (a.Kind == DeliverRequest || kip) && st.w.Slots[i].Cond != 0 {
+			if n, ev, ok, done := st.w.taken(a); done {
+				st.w, st.ev = n, ev
+				return ok && a.Kind == DeliverRequest // a request that does not arrive recomputes nothing
+			}
 		}
 		switch {
 		case a.Kind == Assign && kip:
