@@ -162,8 +162,15 @@ func handle848(c config, i int) []config {
 			if _, member := c.kip.Member(o.req.fresh); hb.MemberID == "" && hb.MemberEpoch == impl.EpochJoin && member {
 				continue // the answer names a member's id as new: a coordinator hands out a new one
 			}
+			deferrals := []bool{false, true}
+			if hb.MemberEpoch > 0 && hb.SubscribedTopicNames == nil && c.kip.GroupEpoch() == c.kip.AssignmentEpoch() {
+				// A known member's heartbeat with its subscription unchanged bumps no group
+				// epoch (kip848's admit), so there is no target to defer: the second
+				// handling would be the first, skipped below.
+				deferrals = deferrals[:1]
+			}
 			for _, x := range entries(c.kip, hb, o.req) {
-				for _, deferred := range []bool{false, true} {
+				for _, deferred := range deferrals {
 					g, replies := c.kip.HeartbeatTargeting(hb, o.req.fresh, x, deferred)
 					if deferred && g.AssignmentEpoch() == g.GroupEpoch() {
 						continue // nothing was deferred: the same as the first
