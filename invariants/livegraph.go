@@ -73,12 +73,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 	index := map[uint64]int32{}
 	keyID := map[actionKey]int16{}
 	var buf []byte
-	// The queue holds the frontier packed (spec.Packer): a world of the frontier costs its
-	// part indices, not its roles' heap, and a successor shares its parent's parts.
 	var queue fifo
-	pk := spec.NewPacker(c)
-	var cur spec.World // the world being expanded
-	var curP spec.PackedWorld
 	goal := Goal(c)
 	add := func(w spec.World, parent int32, action int16) int32 {
 		buf = w.Encode(buf[:0])
@@ -98,11 +93,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			g.stable[i] = h.Sum64()
 		}
 		g.unavail = append(g.unavail, int16(unowned(w)))
-		if parent < 0 {
-			queue.push(pk.Pack(w))
-		} else {
-			queue.push(pk.Repack(cur, curP, w))
-		}
+		queue.push(w)
 		if b.OnWorld != nil && g.stopped == "" && !b.OnWorld(w) {
 			g.stopped = StopCaller
 		}
@@ -138,9 +129,7 @@ func newLiveGraph(c spec.Config, b LiveBounds) *liveGraph {
 			panic("invariants: more live-graph edges than an offset holds")
 		}
 		g.first = append(g.first, int32(len(g.edges))) // world i's edges start here
-		curP = queue.pop()
-		cur = pk.Unpack(curP)
-		w := cur
+		w := queue.pop()
 		if b.CheckPure {
 			before = w.Encode(before[:0])
 		}
@@ -191,7 +180,7 @@ func (g *liveGraph) from(v int32) []edge { return g.edges[g.first[v]:g.first[v+1
 // fifo is the builder's queue of worlds to expand, in blocks that are dropped once expanded,
 // so that it holds the frontier and not every world the graph has seen.
 type fifo struct {
-	blocks [][]spec.PackedWorld
+	blocks [][]spec.World
 	head   int // of blocks[0]
 	n      int
 }
@@ -200,17 +189,18 @@ const fifoBlock = 4096
 
 func (q *fifo) len() int { return q.n }
 
-func (q *fifo) push(w spec.PackedWorld) {
+func (q *fifo) push(w spec.World) {
 	if k := len(q.blocks); k == 0 || len(q.blocks[k-1]) == fifoBlock {
-		q.blocks = append(q.blocks, make([]spec.PackedWorld, 0, fifoBlock))
+		q.blocks = append(q.blocks, make([]spec.World, 0, fifoBlock))
 	}
 	k := len(q.blocks) - 1
 	q.blocks[k] = append(q.blocks[k], w)
 	q.n++
 }
 
-func (q *fifo) pop() spec.PackedWorld {
+func (q *fifo) pop() spec.World {
 	w := q.blocks[0][q.head]
+	q.blocks[0][q.head] = spec.World{}
 	q.head++
 	q.n--
 	if q.head == len(q.blocks[0]) && (len(q.blocks) > 1 || q.head == fifoBlock) {

@@ -7,7 +7,7 @@ package spec
 // are enabled. With the `any` assignor, a leader's assign action is listed once per valid
 // assignment.
 func Actions(w World, buf []Action) []Action {
-	if w.cfg.Mixed() {
+	if w.cfg.mixed {
 		return actionsMixed(w, buf) // each slot's protocol, and the half that holds the group
 	}
 	p := w.proto()

@@ -60,7 +60,10 @@ type Config struct {
 	// nil for Kafka's defaults. They are a cost the liveness graph sums along paths, never
 	// part of a world's state.
 	Timers *Timers
-	_      struct{}
+	// mixed is Mixed, set once by Init on the world's copy: the step and the encoders ask it
+	// for every candidate action, and Mixed scans the members.
+	mixed bool
+	_     struct{}
 }
 
 // MemberConfig is one member slot. A slot runs one consumer process at a time; crashes and

@@ -114,7 +114,7 @@ type encoder struct {
 // relative to the group's current counter, its generation while classic and its group epoch
 // while consumer, which a conversion copies into the other (mixed.go).
 func (w World) encoder(buf []byte) encoder {
-	if w.cfg.Mixed() {
+	if w.cfg.mixed {
 		base := impl.Epoch(w.Coord.Generation())
 		if w.ConsumerGroup {
 			base = w.Group.GroupEpoch()

@@ -508,8 +508,6 @@ func initTables() {
 	}
 }
 
-func (k Kind) row() *kindRow { return &kinds[k] }
-
 // String is the kind's name, the first word of an action's text form.
 func (k Kind) String() string {
 	if k >= numKinds {
@@ -643,7 +641,7 @@ func (st *stepper) do(a Action) bool {
 	if a.Kind >= numKinds || (kinds[a.Kind].arg == OnSlot && (a.Slot < 0 || int(a.Slot) >= len(st.w.Slots))) {
 		return false
 	}
-	if st.w.cfg.Mixed() {
+	if st.w.cfg.mixed {
 		return st.doMixed(a) // both protocols' handlers, slot by slot
 	}
 	if !kinds[a.Kind].in.has(st.w.proto()) || a.Kind.Arg() == OnGroup && a.Member != "" {

@@ -450,7 +450,7 @@ func (st *stepper) timerKIP848(k Kind, id impl.MemberID) bool {
 		if !st.spend(&w.Left.SessionTimeouts, w.costs(id)) {
 			return false
 		}
-		if w.cfg.Mixed() {
+		if w.cfg.mixed {
 			g, _ := w.mig().SessionExpired(id)
 			w.setMig(g)
 			break
@@ -462,7 +462,7 @@ func (st *stepper) timerKIP848(k Kind, id impl.MemberID) bool {
 			!st.spend(&w.Left.RebalanceTimeouts, w.costs(id)) {
 			return false
 		}
-		if w.cfg.Mixed() {
+		if w.cfg.mixed {
 			w.setMig(w.mig().RebalanceTimeoutExpired(id, t.Epoch))
 			break
 		}

@@ -311,7 +311,7 @@ func actionsMixed(w World, buf []Action) []Action {
 // is now, and whether handling it would change the group: the KIP-848 group's, or in a mixed
 // world the migration group's (which may convert the group).
 func (w World) simulateHeartbeat(i int, req impl.ConsumerGroupHeartbeatRequest) (bool, impl.ConsumerGroupHeartbeatResponse) {
-	if !w.cfg.Mixed() {
+	if !w.cfg.mixed {
 		g, out := w.Group.Heartbeat(req, w.freshFor(i, req))
 		return string(g.AppendEncoding(nil)) != string(w.Group.AppendEncoding(nil)), out[0].Response.(impl.ConsumerGroupHeartbeatResponse)
 	}
@@ -326,7 +326,7 @@ func (w World) simulateHeartbeat(i int, req impl.ConsumerGroupHeartbeatRequest) 
 
 // classicHeartbeatAnswer is the coordinator's answer to a classic Heartbeat as it is now.
 func (w World) classicHeartbeatAnswer(hb impl.HeartbeatRequest) []impl.Reply {
-	if w.cfg.Mixed() {
+	if w.cfg.mixed {
 		_, out := w.mig().Handle(hb, "")
 		return out
 	}

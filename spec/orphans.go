@@ -30,7 +30,7 @@ func (w World) Orphans() []impl.MemberID {
 	var out []impl.MemberID
 	if w.IsConsumerGroup() {
 		held := w.heldKIP848
-		if w.cfg.Mixed() {
+		if w.cfg.mixed {
 			held = func(id impl.MemberID) bool { return w.held(id) } // classic members too
 		}
 		for _, m := range w.Group.Members() {

@@ -87,7 +87,7 @@ func (p *Packer) Pack(w World) PackedWorld {
 
 // packEncoder is the encoder of w's parts: generations and epochs absolutely (base 0).
 func packEncoder(buf []byte, w World) encoder {
-	mixed := w.cfg.Mixed()
+	mixed := w.cfg.mixed
 	return encoder{buf: buf, genAsEpoch: w.cfg.ConsumerProtocol || mixed, mixed: mixed}
 }
 
@@ -180,7 +180,7 @@ func same[T any](a, b *T) bool {
 // Unpack returns the world pw stands for.
 func (p *Packer) Unpack(pw PackedWorld) World {
 	w := p.init
-	if w.cfg.Mixed() {
+	if w.cfg.mixed {
 		w.ConsumerGroup = pw.Coord&consumerGroupBit != 0
 		w.Coord, w.Group = coordinator.Group{}, kip848.Group{}
 		if w.ConsumerGroup {

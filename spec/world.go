@@ -103,6 +103,7 @@ func (w World) Config() *Config { return w.cfg }
 // subscribed (not yet polled), the configured cluster, the full budgets.
 func Init(cfg Config) World {
 	c := cfg
+	c.mixed = c.Mixed()
 	w := World{
 		cfg:     &c,
 		Coord:   coordinator.New(coordinator.Config{Variant: c.Coordinator, Faults: c.Faults, MaxSize: c.MaxSize, Persist: c.Budget.Failovers > 0}),
@@ -117,7 +118,7 @@ func Init(cfg Config) World {
 	if c.ConsumerProtocol {
 		return w.initConsumerProtocol()
 	}
-	if c.Mixed() {
+	if c.mixed {
 		return w.initMixed()
 	}
 	for i, m := range c.Members {
@@ -225,7 +226,7 @@ func (w World) held(id impl.MemberID) bool {
 	if w.cfg.ConsumerProtocol {
 		return w.heldKIP848(id)
 	}
-	if w.cfg.Mixed() && w.heldKIP848(id) {
+	if w.cfg.mixed && w.heldKIP848(id) {
 		return true
 	}
 	if _, ok := w.Holder(id); ok {
